@@ -1,0 +1,47 @@
+package dev.waldo.runtime;
+
+/**
+ * The running attempt of one transaction on one host, handed to every
+ * generated method as its first argument. Generated code never keeps it
+ * beyond the call it was given to.
+ *
+ * <p>Every method may throw an internal, uncatchable backout signal when the
+ * transaction was wounded by an older or primary one; generated code lets it
+ * propagate (it only catches {@link WaldoException} subtypes).
+ */
+public interface Ctx {
+    /**
+     * Calls Public function {@code function} on the endpoint or service
+     * {@code target}, which may live on another host, inside this transaction.
+     * Arguments are copied (value semantics) before they travel.
+     *
+     * @return the function's result, or {@code null} for {@code Nothing}
+     * @throws NetworkException if the target's host is unreachable
+     * @throws ApplicationException if the target has no such Public function,
+     *     or the function raised one
+     */
+    Object call(EndpointRef target, String function, Object... args);
+
+    /**
+     * Runs step {@code step} of the sequence in {@code frame} on the partner of
+     * {@code self}, inside this transaction, and merges the sequence data the
+     * partner changed back into {@code frame}. If the step executed
+     * {@code return}, {@link SequenceFrame#returned()} is true afterwards.
+     *
+     * @throws NetworkException if the partner is unreachable or not connected
+     */
+    void partnerStep(WaldoEndpoint self, SequenceFrame frame, int step);
+
+    /**
+     * Backs the whole transaction out on every host; the Java caller gets a
+     * {@link TransactionAbortedException} with reason ABORT_CALLED. Never
+     * returns normally: generated code writes {@code throw ctx.abort();}.
+     */
+    RuntimeException abort();
+
+    /**
+     * Queues output of Waldo's {@code print}; it is written to the host's
+     * output only if this attempt commits, so a retried attempt prints once.
+     */
+    void print(String text);
+}

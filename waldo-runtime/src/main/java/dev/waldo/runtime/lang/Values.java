@@ -1,0 +1,108 @@
+package dev.waldo.runtime.lang;
+
+import dev.waldo.runtime.EndpointRef;
+import java.util.Map;
+
+/**
+ * Value semantics and printing for Waldo values. Numbers are {@code Double},
+ * Text is {@code String}, TrueFalse is {@code Boolean}, lists are {@link WList},
+ * maps {@link WMap}, structs {@link WStruct} and endpoints {@link EndpointRef}.
+ */
+public final class Values {
+    private Values() {
+    }
+
+    /**
+     * A deep copy of {@code value}: lists, maps and structs are copied so that
+     * no two variables share them; immutable values are returned as they are.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> T copy(T value) {
+        if (value instanceof WList<?> list) {
+            WList<Object> copied = new WList<>();
+            for (Object element : list) {
+                copied.add(copy(element));
+            }
+            return (T) copied;
+        }
+        if (value instanceof WMap<?, ?> map) {
+            WMap<Object, Object> copied = new WMap<>();
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                copied.put(entry.getKey(), copy(entry.getValue()));
+            }
+            return (T) copied;
+        }
+        if (value instanceof WStruct struct) {
+            return (T) struct.copy();
+        }
+        return value;
+    }
+
+    /** Waldo's {@code toText}: how {@code print} shows a value. */
+    public static String toText(Object value) {
+        StringBuilder text = new StringBuilder();
+        append(text, value, false);
+        return text.toString();
+    }
+
+    /** A number as Waldo prints it: integral values without ".0". */
+    public static String formatNumber(double number) {
+        if (number == Math.rint(number) && !Double.isInfinite(number) && Math.abs(number) < 1e15) {
+            return Long.toString((long) number);
+        }
+        return Double.toString(number);
+    }
+
+    private static void append(StringBuilder text, Object value, boolean quoteText) {
+        switch (value) {
+            case null -> text.append("Nothing");
+            case Double number -> text.append(formatNumber(number));
+            case Boolean truth -> text.append(truth ? "True" : "False");
+            case String string -> text.append(quoteText ? "'" + string + "'" : string);
+            case WList<?> list -> appendList(text, list);
+            case WMap<?, ?> map -> appendMap(text, map);
+            case WStruct struct -> appendStruct(text, struct);
+            default -> text.append(value);
+        }
+    }
+
+    private static void appendList(StringBuilder text, WList<?> list) {
+        text.append('[');
+        for (int i = 0; i < list.size(); i++) {
+            if (i > 0) {
+                text.append(", ");
+            }
+            append(text, list.get(i), true);
+        }
+        text.append(']');
+    }
+
+    private static void appendMap(StringBuilder text, WMap<?, ?> map) {
+        text.append('{');
+        boolean first = true;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            if (!first) {
+                text.append(", ");
+            }
+            first = false;
+            append(text, entry.getKey(), true);
+            text.append(": ");
+            append(text, entry.getValue(), true);
+        }
+        text.append('}');
+    }
+
+    private static void appendStruct(StringBuilder text, WStruct struct) {
+        text.append(struct.structName()).append('{');
+        boolean first = true;
+        for (String field : struct.fieldNames()) {
+            if (!first) {
+                text.append(", ");
+            }
+            first = false;
+            text.append(field).append(": ");
+            append(text, struct.field(field), true);
+        }
+        text.append('}');
+    }
+}
