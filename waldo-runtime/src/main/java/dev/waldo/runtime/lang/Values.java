@@ -45,6 +45,16 @@ public final class Values {
         return text.toString();
     }
 
+    /** Waldo's {@code ==}: structural equality of values, numbers compared as doubles. */
+    public static boolean equal(Object left, Object right) {
+        return java.util.Objects.equals(left, right);
+    }
+
+    /** Orders two Text values, for {@code < <= > >=} on Text. */
+    public static int compare(String left, String right) {
+        return left.compareTo(right);
+    }
+
     /** A number as Waldo prints it: integral values without ".0". */
     public static String formatNumber(double number) {
         if (number == Math.rint(number) && !Double.isInfinite(number) && Math.abs(number) < 1e15) {
@@ -62,6 +72,8 @@ public final class Values {
             case WList<?> list -> appendList(text, list);
             case WMap<?, ?> map -> appendMap(text, map);
             case WStruct struct -> appendStruct(text, struct);
+            case Throwable error -> text.append(error.getClass().getSimpleName()).append(": ")
+                    .append(error.getMessage());
             default -> text.append(value);
         }
     }
