@@ -1,0 +1,66 @@
+package dev.waldo.net;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * How a networked host talks to its peers.
+ *
+ * @param hostId this host's id, announced to every peer
+ * @param stateDir where the host keeps its certificate, key and pinned peers
+ * @param security TLS mode; {@link Security#SELF_SIGNED} unless told otherwise
+ * @param maxFrameBytes the largest frame accepted or sent; larger input closes the connection
+ * @param heartbeatPeriodMs how long a link may stay quiet before this host sends a heartbeat
+ * @param heartbeatTimeoutMs how long without any frame from a peer before its link is declared down
+ */
+public record NetConfig(String hostId, Path stateDir, Security security, int maxFrameBytes,
+                        long heartbeatPeriodMs, long heartbeatTimeoutMs) {
+    /** 1 MiB: far above any sequence delta, small enough that a hostile peer cannot exhaust memory. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
+    /** Heartbeat period when none is given. */
+    public static final long DEFAULT_HEARTBEAT_PERIOD_MS = 1_000;
+    /** Heartbeat timeout when none is given: three missed heartbeats. */
+    public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
+
+    public NetConfig {
+        Objects.requireNonNull(hostId, "hostId");
+        Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(security, "security");
+        if (hostId.isEmpty()) {
+            throw new IllegalArgumentException("hostId must not be empty");
+        }
+        if (maxFrameBytes < 64) {
+            throw new IllegalArgumentException("maxFrameBytes must be at least 64, got " + maxFrameBytes);
+        }
+        if (heartbeatPeriodMs <= 0 || heartbeatTimeoutMs <= heartbeatPeriodMs) {
+            throw new IllegalArgumentException("need 0 < heartbeatPeriodMs < heartbeatTimeoutMs, got "
+                    + heartbeatPeriodMs + " and " + heartbeatTimeoutMs);
+        }
+    }
+
+    /** The defaults: self-signed TLS, 1 MiB frames, 1 s heartbeats, 3 s timeout. */
+    public static NetConfig defaults(String hostId, Path stateDir) {
+        return new NetConfig(hostId, stateDir, Security.SELF_SIGNED, DEFAULT_MAX_FRAME_BYTES,
+                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS);
+    }
+
+    /** This configuration with another TLS mode. */
+    public NetConfig withSecurity(Security mode) {
+        return new NetConfig(hostId, stateDir, mode, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs);
+    }
+
+    /** This configuration with TLS off ({@code --insecure}). */
+    public NetConfig insecure() {
+        return withSecurity(Security.INSECURE);
+    }
+
+    /** This configuration with another heartbeat period and timeout. */
+    public NetConfig withHeartbeat(long periodMs, long timeoutMs) {
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, periodMs, timeoutMs);
+    }
+
+    /** This configuration with another frame limit. */
+    public NetConfig withMaxFrameBytes(int bytes) {
+        return new NetConfig(hostId, stateDir, security, bytes, heartbeatPeriodMs, heartbeatTimeoutMs);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.waldo.net;
+
+import dev.waldo.net.wire.Envelope;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.protobuf.ProtobufDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds the pipeline of one connection, inbound from top to bottom:
+ * TLS, idle detection, framing, protobuf decoding, heartbeats, handshake,
+ * then the link handler that talks to the node.
+ */
+final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
+    private final NetConfig config;
+    private final SslContext tls;
+    private final PeerPins pins;
+    private final LinkListener listener;
+    private final FrameEncoder frameEncoder;
+
+    /**
+     * @param tls the client or server TLS context, or null when TLS is off
+     * @param pins pinned peer certificates, for self-signed TLS
+     */
+    WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener) {
+        this.config = config;
+        this.tls = tls;
+        this.pins = pins;
+        this.listener = listener;
+        this.frameEncoder = new FrameEncoder(config.maxFrameBytes());
+    }
+
+    @Override
+    protected void initChannel(Channel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        if (tls != null) {
+            pipeline.addLast("tls", tls.newHandler(channel.alloc()));
+        }
+        pipeline.addLast("idle", new IdleStateHandler(config.heartbeatTimeoutMs(), config.heartbeatPeriodMs(), 0,
+                TimeUnit.MILLISECONDS));
+        pipeline.addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()));
+        pipeline.addLast("envelopeDecoder", new ProtobufDecoder(Envelope.getDefaultInstance()));
+        pipeline.addLast("frameEncoder", frameEncoder);
+        pipeline.addLast("heartbeat", new HeartbeatHandler(config.heartbeatTimeoutMs()));
+        pipeline.addLast("handshake", new HandshakeHandler(config.hostId(), config.security(), pins));
+        pipeline.addLast("link", new LinkHandler(listener));
+    }
+}
