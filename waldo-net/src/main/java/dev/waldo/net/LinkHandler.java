@@ -74,6 +74,15 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
             case java.io.IOException ignored -> "I/O error";
             default -> "internal error (" + root.getClass().getSimpleName() + ")";
         };
-        return kind + ": " + root.getMessage();
+        return kind + ": " + root.getMessage() + underlying(root);
+    }
+
+    /** The innermost cause's message, which for TLS failures says which check failed. */
+    private static String underlying(Throwable failure) {
+        Throwable inner = failure;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+        }
+        return inner == failure ? "" : " (" + inner.getMessage() + ")";
     }
 }

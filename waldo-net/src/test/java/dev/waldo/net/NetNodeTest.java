@@ -1,0 +1,201 @@
+package dev.waldo.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.NameDefinition;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Nodes on loopback with real sockets: TLS modes, pinning, mutual TLS, and hostile raw sockets. */
+class NetNodeTest {
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+
+    @TempDir
+    Path state;
+
+    private NetConfig config(String host, Security security) {
+        return NetConfig.defaults(host, state.resolve(host)).withSecurity(security).withHeartbeat(200, 1_000);
+    }
+
+    private static Envelope named(String name) {
+        return Envelope.newBuilder().addNames(NameDefinition.newBuilder().setAlias(1).setName(name)).build();
+    }
+
+    /** Links b to a, sends one message each way, and returns b's link. */
+    private static void exchange(NetNode a, RecordingListener aEvents, NetNode b, RecordingListener bEvents)
+            throws Exception {
+        InetSocketAddress address = a.listen(LOOPBACK);
+        PeerLink fromB = b.connect(address).get(10, TimeUnit.SECONDS);
+        PeerLink fromA = aEvents.nextUp();
+        assertThat(fromB.hostId()).isEqualTo(a.config().hostId());
+        assertThat(fromA.hostId()).isEqualTo(b.config().hostId());
+        fromB.send(named("to a"));
+        fromA.send(named("to b"));
+        assertThat(aEvents.nextMessage()).isEqualTo(named("to a"));
+        assertThat(bEvents.nextMessage()).isEqualTo(named("to b"));
+    }
+
+    @Test
+    void insecureLinkCarriesMessagesBothWays() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        RecordingListener bEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.INSECURE), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.INSECURE), bEvents, 1)) {
+            exchange(a, aEvents, b, bEvents);
+        }
+    }
+
+    @Test
+    void selfSignedCertificateIsCreatedOnFirstStartAndKept() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        RecordingListener bEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.SELF_SIGNED), bEvents, 1)) {
+            exchange(a, aEvents, b, bEvents);
+        }
+        Path certificate = state.resolve("a").resolve(HostCredentials.SELF_SIGNED_CERTIFICATE_FILE);
+        assertThat(Files.readString(certificate)).startsWith("-----BEGIN CERTIFICATE-----");
+        String before = Files.readString(certificate);
+        NetNode.start(config("a", Security.SELF_SIGNED), new RecordingListener(), 1).close();
+        assertThat(Files.readString(certificate)).isEqualTo(before);
+        assertThat(Files.readString(state.resolve("b").resolve(PeerPins.FILE))).startsWith("a ");
+    }
+
+    @Test
+    void selfSignedPeerThatChangesItsCertificateIsRefused() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            try (NetNode b = NetNode.start(config("b", Security.SELF_SIGNED), new RecordingListener(), 1)) {
+                b.connect(address).get(10, TimeUnit.SECONDS);
+                aEvents.nextUp();
+            }
+            // An impostor: same host id, its own fresh certificate.
+            NetConfig impostor = NetConfig.defaults("b", state.resolve("impostor")).withHeartbeat(200, 1_000);
+            try (NetNode b = NetNode.start(impostor, new RecordingListener(), 1)) {
+                b.connect(address).handle((link, failure) -> null).get(10, TimeUnit.SECONDS);
+                assertThat(aEvents.ups.poll(500, TimeUnit.MILLISECONDS)).isNull();
+            }
+        }
+    }
+
+    @Test
+    void mutualTlsAcceptsHostsTheCaSignedAndRefusesOthers() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
+        ca.issueHost("a", state.resolve("a"));
+        ca.issueHost("b", state.resolve("b"));
+        CertificateAuthority.create(state.resolve("rogue-ca"), "rogue CA").issueHost("c", state.resolve("c"));
+        RecordingListener aEvents = new RecordingListener();
+        RecordingListener bEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.MUTUAL), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.MUTUAL), bEvents, 1);
+             NetNode c = NetNode.start(config("c", Security.MUTUAL), new RecordingListener(), 1)) {
+            exchange(a, aEvents, b, bEvents);
+            InetSocketAddress address = a.listen(LOOPBACK);
+            assertThatThrownBy(() -> c.connect(address).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(aEvents.ups.poll(500, TimeUnit.MILLISECONDS)).isNull();
+        }
+    }
+
+    @Test
+    void mutualTlsRefusesAHostIdOtherThanTheCertificateNames() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
+        ca.issueHost("a", state.resolve("a"));
+        ca.issueHost("b", state.resolve("b"));
+        RecordingListener aEvents = new RecordingListener();
+        // Host "mallory" presents b's valid certificate.
+        NetConfig mallory = NetConfig.defaults("mallory", state.resolve("b")).withSecurity(Security.MUTUAL);
+        try (NetNode a = NetNode.start(config("a", Security.MUTUAL), aEvents, 1);
+             NetNode m = NetNode.start(mallory, new RecordingListener(), 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            assertThatThrownBy(() -> m.connect(address).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(aEvents.ups).isEmpty();
+        }
+    }
+
+    @Test
+    void mutualTlsWithoutIssuedCertificateSaysWhatToDo() {
+        assertThatThrownBy(() -> NetNode.start(config("a", Security.MUTUAL), new RecordingListener(), 1))
+                .hasMessageContaining("CertificateAuthorityCommand issue");
+    }
+
+    @Test
+    void rawSocketGarbageCostsOnlyItsOwnConnection() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        RecordingListener bEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.INSECURE), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.INSECURE), bEvents, 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            PeerLink good = b.connect(address).get(10, TimeUnit.SECONDS);
+            aEvents.nextUp();
+            assertThat(sendRawAndAwaitClose(address, Frames.frames(Frames.hello("raw")),
+                    new byte[] {5, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff}))
+                    .isEqualTo(-1);
+            assertThat(aEvents.nextDown()).startsWith("raw: undecodable frame");
+            assertThat(sendRawAndAwaitClose(address, Frames.frames(Frames.hello("raw2")),
+                    Frames.lengthOnly(NetConfig.DEFAULT_MAX_FRAME_BYTES + 1))).isEqualTo(-1);
+            assertThat(aEvents.nextDown()).startsWith("raw2: oversize frame");
+            assertThat(sendRawAndAwaitClose(address, "GET / HTTP/1.1\r\n\r\n".getBytes())).isEqualTo(-1);
+            good.send(named("still here"));
+            assertThat(aEvents.nextMessage()).isEqualTo(named("still here"));
+            assertThat(good.isActive()).isTrue();
+        }
+    }
+
+    @Test
+    void rawSocketThatFallsSilentIsDroppedByHeartbeatTimeout() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.INSECURE), aEvents, 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+                socket.getOutputStream().write(Frames.frames(Frames.hello("mute")));
+                assertThat(aEvents.nextDown()).isEqualTo("mute: no frame from peer for 1000 ms (heartbeat timeout)");
+            }
+        }
+    }
+
+    @Test
+    void closingAnIdleConnectionReportsLinkDownOnBothSides() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        RecordingListener bEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.SELF_SIGNED), bEvents, 1)) {
+            PeerLink link = b.connect(a.listen(LOOPBACK)).get(10, TimeUnit.SECONDS);
+            aEvents.nextUp();
+            link.close("test closes the idle link");
+            assertThat(bEvents.nextDown()).isEqualTo("a: test closes the idle link");
+            assertThat(aEvents.nextDown()).isEqualTo("b: connection closed by peer");
+        }
+    }
+
+    /** Writes {@code chunks} to a fresh socket and returns what read() gives once the node reacts. */
+    private static int sendRawAndAwaitClose(InetSocketAddress address, byte[]... chunks) throws Exception {
+        try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            for (byte[] chunk : chunks) {
+                out.write(chunk);
+            }
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[256];
+            int read;
+            do {
+                read = in.read(buffer);
+            } while (read > 0);
+            return read;
+        }
+    }
+}
