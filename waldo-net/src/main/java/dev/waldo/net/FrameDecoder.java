@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Splits the byte stream into frames: a base-128 varint32 length, then that
- * many bytes of one protobuf {@code Envelope}. A frame longer than the limit
+ * many bytes of one protobuf {@code Frame}. A frame longer than the limit
  * or a length that is not a valid varint32 fails the connection before any
  * payload is buffered, so a hostile peer cannot make the host hold more than
  * one maximum frame per connection.

@@ -1,6 +1,6 @@
 package dev.waldo.net;
 
-import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Hello;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -39,16 +39,16 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         // With TLS, SslHandler holds this write back until its own handshake is done.
         Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(hostId).build();
-        ctx.writeAndFlush(Envelope.newBuilder().setHello(hello).build(), ctx.voidPromise());
+        ctx.writeAndFlush(Frame.newBuilder().setHello(hello).build(), ctx.voidPromise());
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) throws SSLPeerUnverifiedException {
-        if (!(message instanceof Envelope envelope) || !envelope.hasHello()) {
+        if (!(message instanceof Frame frame) || !frame.hasHello()) {
             throw new ProtocolViolationException("first frame from peer is not a Hello");
         }
-        Hello hello = envelope.getHello();
+        Hello hello = frame.getHello();
         checkHello(hello);
         checkCertificate(ctx, hello.getHost());
         ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), hello.getHost()));

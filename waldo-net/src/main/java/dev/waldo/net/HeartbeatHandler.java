@@ -1,6 +1,6 @@
 package dev.waldo.net;
 
-import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Heartbeat;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -14,7 +14,7 @@ import io.netty.handler.timeout.IdleStateEvent;
  * as proof of life, so a busy link carries no heartbeats at all.
  */
 final class HeartbeatHandler extends ChannelDuplexHandler {
-    private static final Envelope HEARTBEAT = Envelope.newBuilder()
+    private static final Frame HEARTBEAT = Frame.newBuilder()
             .setHeartbeat(Heartbeat.getDefaultInstance()).build();
     private final long timeoutMs;
 
@@ -38,7 +38,7 @@ final class HeartbeatHandler extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (message instanceof Envelope envelope && envelope.hasHeartbeat()) {
+        if (message instanceof Frame frame && frame.hasHeartbeat()) {
             return;
         }
         ctx.fireChannelRead(message);

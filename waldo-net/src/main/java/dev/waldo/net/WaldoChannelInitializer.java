@@ -1,6 +1,6 @@
 package dev.waldo.net;
 
-import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.Frame;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.Channel;
@@ -42,7 +42,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("idle", new IdleStateHandler(config.heartbeatTimeoutMs(), config.heartbeatPeriodMs(), 0,
                 TimeUnit.MILLISECONDS));
         pipeline.addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()));
-        pipeline.addLast("envelopeDecoder", new ProtobufDecoder(Envelope.getDefaultInstance()));
+        pipeline.addLast("protobufDecoder", new ProtobufDecoder(Frame.getDefaultInstance()));
         pipeline.addLast("frameEncoder", frameEncoder);
         pipeline.addLast("heartbeat", new HeartbeatHandler(config.heartbeatTimeoutMs()));
         pipeline.addLast("handshake", new HandshakeHandler(config.hostId(), config.security(), pins));

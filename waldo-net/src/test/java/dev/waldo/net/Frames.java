@@ -1,7 +1,7 @@
 package dev.waldo.net;
 
 import com.google.protobuf.CodedOutputStream;
-import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Hello;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,19 +12,19 @@ final class Frames {
     private Frames() {
     }
 
-    static Envelope hello(String host) {
-        return Envelope.newBuilder().setHello(Hello.newBuilder()
+    static Frame hello(String host) {
+        return Frame.newBuilder().setHello(Hello.newBuilder()
                 .setVersion(HandshakeHandler.PROTOCOL_VERSION).setHost(host)).build();
     }
 
-    /** The frames of {@code envelopes}, concatenated. */
-    static byte[] frames(Envelope... envelopes) {
+    /** The frames of {@code frames}, concatenated. */
+    static byte[] frames(Frame... frames) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
-            for (Envelope envelope : envelopes) {
+            for (Frame frame : frames) {
                 CodedOutputStream coded = CodedOutputStream.newInstance(bytes);
-                coded.writeUInt32NoTag(envelope.getSerializedSize());
-                envelope.writeTo(coded);
+                coded.writeUInt32NoTag(frame.getSerializedSize());
+                frame.writeTo(coded);
                 coded.flush();
             }
         } catch (IOException e) {

@@ -3,7 +3,7 @@ package dev.waldo.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.NameDefinition;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,8 +27,8 @@ class NetNodeTest {
         return NetConfig.defaults(host, state.resolve(host)).withSecurity(security).withHeartbeat(200, 1_000);
     }
 
-    private static Envelope named(String name) {
-        return Envelope.newBuilder().addNames(NameDefinition.newBuilder().setAlias(1).setName(name)).build();
+    private static Frame named(String name) {
+        return Frame.newBuilder().addNames(NameDefinition.newBuilder().setAlias(1).setName(name)).build();
     }
 
     /** Links b to a, sends one message each way, and returns b's link. */

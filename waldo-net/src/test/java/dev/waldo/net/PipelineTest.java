@@ -2,7 +2,7 @@ package dev.waldo.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waldo.net.wire.Envelope;
+import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Heartbeat;
 import dev.waldo.net.wire.NameDefinition;
 import io.netty.buffer.ByteBuf;
@@ -24,8 +24,8 @@ class PipelineTest {
         return channel;
     }
 
-    private static Envelope named(int alias, String name) {
-        return Envelope.newBuilder().addNames(NameDefinition.newBuilder().setAlias(alias).setName(name)).build();
+    private static Frame named(int alias, String name) {
+        return Frame.newBuilder().addNames(NameDefinition.newBuilder().setAlias(alias).setName(name)).build();
     }
 
     @Test
@@ -80,7 +80,7 @@ class PipelineTest {
     void frameAtTheLimitIsAccepted() {
         EmbeddedChannel channel = channel();
         String name = "x".repeat(1024 - 8);
-        Envelope big = named(1, name);
+        Frame big = named(1, name);
         assertThat(big.getSerializedSize()).isEqualTo(1024);
         channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(Frames.hello("peer"), big)));
         assertThat(listener.messages).containsExactly(big);
@@ -118,7 +118,7 @@ class PipelineTest {
     @Test
     void helloWithOtherVersionIsRefused() {
         EmbeddedChannel channel = channel();
-        Envelope hello = Frames.hello("peer").toBuilder().setHello(Frames.hello("peer").getHello().toBuilder()
+        Frame hello = Frames.hello("peer").toBuilder().setHello(Frames.hello("peer").getHello().toBuilder()
                 .setVersion(99)).build();
         channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(hello)));
         assertThat(Links.reason(channel)).contains("protocol version 99");
@@ -137,7 +137,7 @@ class PipelineTest {
         byte[] bytes = new byte[heartbeat.readableBytes()];
         heartbeat.readBytes(bytes);
         heartbeat.release();
-        assertThat(bytes).isEqualTo(Frames.frames(Envelope.newBuilder()
+        assertThat(bytes).isEqualTo(Frames.frames(Frame.newBuilder()
                 .setHeartbeat(Heartbeat.getDefaultInstance()).build()));
     }
 
@@ -155,7 +155,7 @@ class PipelineTest {
     void heartbeatsKeepTheLinkUpAndDoNotReachTheListener() {
         EmbeddedChannel channel = channel();
         channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(Frames.hello("peer"))));
-        byte[] heartbeat = Frames.frames(Envelope.newBuilder().setHeartbeat(Heartbeat.getDefaultInstance()).build());
+        byte[] heartbeat = Frames.frames(Frame.newBuilder().setHeartbeat(Heartbeat.getDefaultInstance()).build());
         for (int i = 0; i < 5; i++) {
             channel.advanceTimeBy(200, TimeUnit.MILLISECONDS);
             channel.writeInbound(Unpooled.wrappedBuffer(heartbeat));
