@@ -31,6 +31,11 @@ import org.snmp4j.transport.DefaultUdpTransportMapping;
  */
 public final class LabClient implements AutoCloseable {
     private static final int BULK_REPETITIONS = 32;
+    /** Error-status names of RFC 3416 §3, by value. */
+    private static final List<String> ERROR_NAMES = List.of("noError", "tooBig", "noSuchName", "badValue",
+            "readOnly", "genErr", "noAccess", "wrongType", "wrongLength", "wrongEncoding", "wrongValue", "noCreation",
+            "inconsistentValue", "resourceUnavailable", "commitFailed", "undoFailed", "authorizationError",
+            "notWritable", "inconsistentName");
 
     private final Snmp snmp;
     private final Target<UdpAddress> target;
@@ -45,7 +50,8 @@ public final class LabClient implements AutoCloseable {
 
         /** The RFC 3416 name of the error status, e.g. {@code inconsistentValue}. */
         public String errorName() {
-            return PDU.toErrorStatusText(errorStatus);
+            return errorStatus >= 0 && errorStatus < ERROR_NAMES.size() ? ERROR_NAMES.get(errorStatus)
+                    : "error(" + errorStatus + ")";
         }
     }
 

@@ -52,7 +52,7 @@ public final class ControlCommands {
                     yield ok();
                 }
                 case "drop" -> {
-                    faults.dropResponses(DropMode.valueOf(argument(words, 1, "drop <set|all|off>").toUpperCase()));
+                    faults.dropResponses(dropMode(argument(words, 1, "drop <set|all|off>")));
                     yield ok();
                 }
                 case "exit-after" -> {
@@ -82,6 +82,15 @@ public final class ControlCommands {
         SnmpError error = SnmpError.fromMibName(argument(words, 2, "refuse <vlans> <commitFailed|inconsistentValue>"));
         faults.refuse(parseVlanList(vlans), error);
         return ok();
+    }
+
+    private static DropMode dropMode(String word) {
+        return switch (word) {
+            case "set" -> DropMode.SET;
+            case "all" -> DropMode.ALL;
+            case "off" -> DropMode.OFF;
+            default -> throw new IllegalArgumentException("drop takes set, all or off, not '" + word + "'");
+        };
     }
 
     /** Parses {@code 10,20-29} into the VLAN ids it lists. */
