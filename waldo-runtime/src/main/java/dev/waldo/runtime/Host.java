@@ -1,24 +1,70 @@
 package dev.waldo.runtime;
 
+import dev.waldo.runtime.core.Decision;
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.HostCore;
+import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.core.Outbox;
+import dev.waldo.runtime.core.TxnId;
+import dev.waldo.runtime.lang.Values;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * One Waldo host: it owns endpoints and services, runs their parts of
  * transactions, and exchanges protocol messages with other hosts through a
  * transport. A JVM may hold many hosts (tests, simulation) or one (a service).
+ *
+ * <p>The host layer around the pure {@link HostCore}: it runs transaction
+ * bodies and served calls on threads, blocks them on lock grants and replies,
+ * and applies the core's decisions (install, discard, wake). Every interaction
+ * with the core happens under one lock, and the core's outputs are applied
+ * before that lock is released, so an install is always visible before the
+ * grant that follows it.
  */
 public final class Host implements AutoCloseable {
-    private Host() {
+    private static final System.Logger LOG = System.getLogger(Host.class.getName());
+
+    private final String id;
+    private final Transport transport;
+    private final HostCore core;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<Long, WaldoObject> objects = new ConcurrentHashMap<>();
+    private final AtomicLong objectIds = new AtomicLong();
+    private final AtomicLong frameIds = new AtomicLong();
+    private final Map<TxnId, LocalTxn> txns = new ConcurrentHashMap<>();
+    private final Map<TxnId, CompletableFuture<Decision.RootDone>> rootOutcomes = new ConcurrentHashMap<>();
+    private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
+    /** Bindings run on one thread, in the order transactions prepared and ended here. */
+    private final ExecutorService bindingWork;
+    private volatile PrintStream output = System.out;
+    private volatile boolean closed;
+
+    private Host(String id, Transport transport) {
+        this.id = id;
+        this.transport = transport;
+        this.core = new HostCore(transport.localHost());
+        this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
+        transport.start(new Receiver());
     }
 
     /** Creates a host named {@code name} on an in-memory network shared by the hosts of one JVM. */
     public static Host inMemory(InMemoryNetwork network, String name) {
-        throw new UnsupportedOperationException("TODO runtime");
+        return new Host(name, network.attach(name));
     }
 
     /** This host's id, unique on its network. */
     public String id() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return id;
     }
 
     /**
@@ -27,18 +73,415 @@ public final class Host implements AutoCloseable {
      */
     public <A extends WaldoEndpoint, B extends WaldoEndpoint> Connection<A, B> connect(
             EndpointFactory<A> local, Host other, EndpointFactory<B> remote) {
-        throw new UnsupportedOperationException("TODO runtime");
+        A a = local.create(this);
+        B b = remote.create(other);
+        pair(a, b);
+        return new Connection<>(a, b);
+    }
+
+    /** Makes two existing endpoints each other's partner (for endpoints created by services). */
+    public static void pair(WaldoEndpoint a, WaldoEndpoint b) {
+        a.connectTo(b.ref());
+        b.connectTo(a.ref());
     }
 
     /** Where Waldo's {@code print} writes committed output; System.out unless changed. */
     public void setOutput(PrintStream output) {
-        throw new UnsupportedOperationException("TODO runtime");
+        this.output = output;
+    }
+
+    /**
+     * Binds the variables annotated {@code @annotationName(...)} on this host
+     * to {@code binding}, which then takes part in two-phase commit for them
+     * (see {@link Binding}). One binding per annotation name; a later call replaces it.
+     */
+    public void bind(String annotationName, Binding binding) {
+        bindings.put(annotationName, binding);
     }
 
     /** Stops the host: its partners see a NetworkException from then on. */
     @Override
     public void close() {
-        throw new UnsupportedOperationException("TODO runtime");
+        if (closed) {
+            return;
+        }
+        closed = true;
+        transport.close();
+        bindingWork.shutdown();
+    }
+
+    /** The endpoint or service with object id {@code objectId} on this host, or null. */
+    public WaldoObject object(long objectId) {
+        return objects.get(objectId);
+    }
+
+    /** Number of transaction attempts with state, locks or threads on this host (0 when idle). */
+    public int liveTransactions() {
+        return inCore(core::liveAttempts);
+    }
+
+    /** Number of variables with lock holders or waiters on this host (0 when idle). */
+    public int lockedVariables() {
+        return inCore(core::busyVariables);
+    }
+
+    /** Number of lock requests waiting on this host (tests use it to set up a conflict). */
+    public int waitingLockRequests() {
+        return inCore(core::waitingRequests);
+    }
+
+    // ---- what the rest of the runtime calls ------------------------------------------------
+
+    long register(WaldoObject object) {
+        if (closed) {
+            throw new IllegalStateException("host " + id + " is closed");
+        }
+        long objectId = objectIds.incrementAndGet();
+        objects.put(objectId, object);
+        return objectId;
+    }
+
+    long newFrameId() {
+        return ((long) core.host() << 40) | frameIds.incrementAndGet();
+    }
+
+    /** Runs a root transaction to its end: commit (returning the body's value), or a final abort. */
+    <T> T runRoot(WaldoObject object, String function, TxnBody<T> body) {
+        if (closed) {
+            throw new IllegalStateException("host " + id + " is closed; cannot run " + function);
+        }
+        TxnId attempt = startAttempt(() -> core.begin(object.objectId()));
+        while (true) {
+            LocalTxn txn = txns.get(attempt);
+            T value = null;
+            Throwable failure = null;
+            HostCore.Ending ending;
+            try {
+                value = Values.copy(body.run(txn));
+                ending = HostCore.Ending.DONE;
+            } catch (BackoutSignal wounded) {
+                ending = HostCore.Ending.WOUNDED;
+            } catch (AbortSignal aborted) {
+                ending = HostCore.Ending.FAILED;
+                failure = new TransactionAbortedException(TransactionAbortedException.Reason.ABORT_CALLED,
+                        object.kind() + "." + function + ": the program called abort()");
+            } catch (RuntimeException | Error uncaught) {
+                ending = HostCore.Ending.FAILED;
+                failure = uncaught;
+            }
+            Decision.RootDone done = finishRoot(attempt, ending);
+            switch (done.result()) {
+                case COMMITTED -> {
+                    return value;
+                }
+                case RETRY -> {
+                    TxnId previous = attempt;
+                    attempt = startAttempt(() -> core.retry(previous));
+                }
+                case REFUSED -> throw new TransactionAbortedException(TransactionAbortedException.Reason.VOTED_NO,
+                        object.kind() + "." + function + ": " + done.reason());
+                case FAILED -> throw rethrown(failure);
+            }
+        }
+    }
+
+    private TxnId startAttempt(Supplier<TxnId> start) {
+        lock.lock();
+        try {
+            TxnId attempt = start.get();
+            txns.put(attempt, new LocalTxn(this, attempt));
+            rootOutcomes.put(attempt, new CompletableFuture<>());
+            applyOutbox();
+            return attempt;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Decision.RootDone finishRoot(TxnId attempt, HostCore.Ending ending) {
+        CompletableFuture<Decision.RootDone> outcome = rootOutcomes.get(attempt);
+        inCore(() -> core.finishRoot(attempt, ending));
+        return LocalTxn.await(outcome);
+    }
+
+    private static RuntimeException rethrown(Throwable failure) {
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return (RuntimeException) failure;
+    }
+
+    /** Takes {@code lock} for {@code txn}, blocking (or unwinding if wounded) until the core grants it. */
+    void acquire(LocalTxn txn, LockId lockId) {
+        CompletableFuture<Void> grant = null;
+        lock.lock();
+        try {
+            if (core.lock(txn.id, lockId)) {
+                txn.heldNow(lockId);
+            } else {
+                grant = txn.awaitGrant();
+            }
+            applyOutbox();
+        } finally {
+            lock.unlock();
+        }
+        if (grant != null) {
+            LocalTxn.await(grant);
+        }
+    }
+
+    /** Sends a call for {@code txn} to host {@code hostId} and waits for its response. */
+    Requests.Response call(LocalTxn txn, String hostId, Object request) {
+        int to = transport.hostNumber(hostId);
+        if (to < 0) {
+            throw new NetworkException("no host '" + hostId + "' on the network");
+        }
+        CompletableFuture<Requests.Response> reply;
+        lock.lock();
+        try {
+            long callId = core.call(txn.id, to, request);
+            if (callId < 0) {
+                throw new BackoutSignal();
+            }
+            reply = txn.awaitReply(callId);
+            applyOutbox();
+        } finally {
+            lock.unlock();
+        }
+        return LocalTxn.await(reply);
+    }
+
+    // ---- the core and its outputs ----------------------------------------------------------
+
+    private void inCore(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+            applyOutbox();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private <T> T inCore(Supplier<T> action) {
+        lock.lock();
+        try {
+            T result = action.get();
+            applyOutbox();
+            return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Applies and sends what the core produced, until applying produces
+     * nothing more. Decisions go first so that, for example, a commit is
+     * installed here before the acknowledgement that lets the root's caller
+     * return is sent. Lock held.
+     */
+    private void applyOutbox() {
+        for (Outbox out = core.drain(); !out.isEmpty(); out = core.drain()) {
+            for (Decision decision : out.decisions()) {
+                apply(decision);
+            }
+            for (Envelope envelope : out.messages()) {
+                transport.send(envelope);
+            }
+        }
+    }
+
+    private void apply(Decision decision) {
+        LocalTxn txn = txns.get(decision.txn());
+        switch (decision) {
+            case Decision.Granted granted -> {
+                if (txn != null) {
+                    txn.granted(granted.lock());
+                }
+            }
+            case Decision.Wounded wounded -> {
+                if (txn != null) {
+                    txn.wound();
+                }
+            }
+            case Decision.RunCall run -> serve(run);
+            case Decision.Replied replied -> {
+                if (txn != null) {
+                    txn.replied(replied.callId(), (Requests.Response) replied.response(), replied.wounded());
+                }
+            }
+            case Decision.CallFailed failed -> {
+                if (txn != null) {
+                    txn.callFailed(failed.callId(), transport.hostId(failed.host()));
+                }
+            }
+            case Decision.PrepareLocal prepare -> prepareLocal(prepare.txn(), txn);
+            case Decision.Install install -> install(install.txn());
+            case Decision.Discard discard -> discard(discard.txn());
+            case Decision.RootDone done -> {
+                CompletableFuture<Decision.RootDone> outcome = rootOutcomes.remove(done.txn());
+                if (outcome != null) {
+                    outcome.complete(done);
+                }
+            }
+        }
+    }
+
+    /** Runs a call that arrived for a transaction on a thread of its own, then reports its end to the core. */
+    private void serve(Decision.RunCall run) {
+        LocalTxn txn = txns.computeIfAbsent(run.txn(), attempt -> new LocalTxn(this, attempt));
+        Thread.ofVirtual().name("waldo-call-" + id).start(() -> {
+            Requests.Response response = null;
+            boolean backedOut = false;
+            try {
+                response = execute(txn, run.request());
+            } catch (BackoutSignal signal) {
+                backedOut = true;
+            } catch (AbortSignal signal) {
+                response = Requests.Response.failure(Requests.Kind.ABORTED, "abort() called");
+            } catch (ApplicationException error) {
+                response = Requests.Response.failure(Requests.Kind.APPLICATION_ERROR, error.getMessage());
+            } catch (NetworkException error) {
+                response = Requests.Response.failure(Requests.Kind.NETWORK_ERROR, error.getMessage());
+            } catch (RuntimeException | Error bug) {
+                LOG.log(System.Logger.Level.WARNING, "internal error serving a call on host " + id, bug);
+                response = Requests.Response.failure(Requests.Kind.APPLICATION_ERROR,
+                        "internal error on host " + id + ": " + bug);
+            }
+            Requests.Response finalResponse = response;
+            boolean finalBackedOut = backedOut;
+            inCore(() -> core.finishCall(run.txn(), run.callId(), finalResponse, finalBackedOut));
+        });
+    }
+
+    private Requests.Response execute(LocalTxn txn, Object request) {
+        return switch (request) {
+            case Requests.Invocation invocation -> {
+                WaldoObject target = existing(invocation.object());
+                yield Requests.Response.value(Values.copy(target.dispatch(txn, invocation.function(), invocation.args())));
+            }
+            case Requests.StepInvocation step -> runStep(txn, step);
+            default -> throw new IllegalArgumentException("unknown request " + request);
+        };
+    }
+
+    private Requests.Response runStep(LocalTxn txn, Requests.StepInvocation step) {
+        if (!(existing(step.object()) instanceof WaldoEndpoint endpoint)) {
+            throw new ApplicationException("object " + id + "/" + step.object() + " is not an endpoint");
+        }
+        SequenceFrame frame = txn.partnerFrame(step.frame(), step.sequence());
+        frame.absorb(step.changes());
+        endpoint.runStep(txn, frame, step.step());
+        Map<String, Object> changes = frame.changesSinceSync();
+        frame.markSynced();
+        return Requests.Response.step(changes, frame.returned(), Values.copy(frame.returnedValue()));
+    }
+
+    private WaldoObject existing(long objectId) {
+        WaldoObject object = objects.get(objectId);
+        if (object == null) {
+            throw new ApplicationException("no endpoint or service " + id + "/" + objectId);
+        }
+        return object;
+    }
+
+    // ---- commit and backout here -----------------------------------------------------------
+
+    /** A binding that was asked to prepare a transaction, with what it was given. */
+    record PreparedBinding(String annotation, Binding binding, BoundTransaction transaction) {
+    }
+
+    private void prepareLocal(TxnId attempt, LocalTxn txn) {
+        Map<String, List<BoundTransaction.Change>> changes =
+                txn == null || bindings.isEmpty() ? Map.of() : txn.boundChanges(bindings.keySet());
+        if (changes.isEmpty()) {
+            core.vote(attempt, true, null);
+            return;
+        }
+        List<PreparedBinding> prepared = new ArrayList<>();
+        changes.forEach((name, list) ->
+                prepared.add(new PreparedBinding(name, bindings.get(name), new BoundTransaction(attempt.toString(), list))));
+        txn.preparedBindings = prepared;
+        bindingWork.execute(() -> {
+            String refusal = prepareBindings(prepared);
+            inCore(() -> core.vote(attempt, refusal == null, refusal));
+        });
+    }
+
+    /** Runs every binding's prepare; returns why one refused, or null if all voted yes. */
+    private String prepareBindings(List<PreparedBinding> prepared) {
+        for (PreparedBinding work : prepared) {
+            try {
+                Binding.Vote vote = work.binding().prepare(work.transaction());
+                if (vote == null || !vote.accepted()) {
+                    return "binding '" + work.annotation() + "' on host " + id + " voted no: "
+                            + (vote == null ? "no vote" : vote.reason());
+                }
+            } catch (Exception error) {
+                return "binding '" + work.annotation() + "' on host " + id + " failed in prepare: " + error.getMessage();
+            }
+        }
+        return null;
+    }
+
+    private void install(TxnId attempt) {
+        LocalTxn txn = txns.remove(attempt);
+        if (txn == null) {
+            return;
+        }
+        txn.install();
+        PrintStream out = output;
+        for (String line : txn.printed()) {
+            out.println(line);
+        }
+        finishBindings(txn, true);
+    }
+
+    private void discard(TxnId attempt) {
+        LocalTxn txn = txns.remove(attempt);
+        if (txn != null) {
+            finishBindings(txn, false);
+        }
+    }
+
+    private void finishBindings(LocalTxn txn, boolean commit) {
+        for (PreparedBinding work : txn.preparedBindings) {
+            bindingWork.execute(() -> {
+                try {
+                    if (commit) {
+                        work.binding().commit(work.transaction());
+                    } else {
+                        work.binding().abort(work.transaction());
+                    }
+                } catch (Exception error) {
+                    LOG.log(System.Logger.Level.ERROR, "binding '" + work.annotation() + "' failed to "
+                            + (commit ? "commit" : "abort") + " transaction " + txn.id + " on host " + id, error);
+                }
+            });
+        }
+    }
+
+    /** Feeds the transport's events into the core. */
+    private final class Receiver implements Transport.Receiver {
+        @Override
+        public void onMessage(Envelope envelope) {
+            inCore(() -> core.step(envelope));
+        }
+
+        @Override
+        public void onLinkDown(int host) {
+            inCore(() -> core.linkDown(host));
+        }
+
+        @Override
+        public void onLinkUp(int host) {
+            inCore(() -> core.linkUp(host));
+        }
+
+        @Override
+        public void onTick() {
+            inCore(core::tick);
+        }
     }
 
     /**

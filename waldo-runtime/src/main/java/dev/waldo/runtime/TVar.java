@@ -1,5 +1,7 @@
 package dev.waldo.runtime;
 
+import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.lang.Values;
 import java.util.List;
 
 /**
@@ -8,9 +10,20 @@ import java.util.List;
  * shared between variables, so generated code copies a value before it stores
  * it with {@link #set}.
  */
-public final class TVar<T> {
-    TVar() {
-        throw new UnsupportedOperationException("created by WaldoObject.var");
+public final class TVar<T> implements Cell {
+    private final WaldoObject owner;
+    private final String name;
+    private final List<Annotation> annotations;
+    private final LockId lock;
+    /** Replaced, never mutated, once published: readers outside a transaction copy it. */
+    private volatile T committed;
+
+    TVar(WaldoObject owner, String name, T initial, Annotation... annotations) {
+        this.owner = owner;
+        this.name = name;
+        this.annotations = List.of(annotations);
+        this.lock = LockId.whole(owner.objectId(), name);
+        this.committed = initial;
     }
 
     /**
@@ -19,27 +32,55 @@ public final class TVar<T> {
      * Lists, maps and structs returned may be mutated in place; the mutation
      * is part of the transaction and is installed on commit.
      */
+    @SuppressWarnings("unchecked")
     public T get(Ctx ctx) {
-        throw new UnsupportedOperationException("TODO runtime");
+        LocalTxn txn = LocalTxn.on(ctx, owner);
+        txn.acquire(lock);
+        return (T) txn.working(this, () -> Values.copy(committed));
     }
 
     /** Locks the variable and replaces this transaction's working value. */
     public void set(Ctx ctx, T value) {
-        throw new UnsupportedOperationException("TODO runtime");
+        LocalTxn txn = LocalTxn.on(ctx, owner);
+        txn.acquire(lock);
+        txn.setWorking(this, value);
     }
 
     /** A copy of the last committed value, read outside any transaction (tests, status). */
     public T committed() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return Values.copy(committed);
     }
 
     /** The variable's name in the Waldo source. */
+    @Override
     public String name() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return name;
     }
 
     /** The annotations written on the variable's declaration. */
+    @Override
     public List<Annotation> annotations() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return annotations;
+    }
+
+    @Override
+    public WaldoObject owner() {
+        return owner;
+    }
+
+    @Override
+    public Object committedCopy() {
+        return Values.copy(committed);
+    }
+
+    @Override
+    public Object afterValue(Object working) {
+        return Values.copy(working);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void install(Object working) {
+        committed = (T) working;
     }
 }

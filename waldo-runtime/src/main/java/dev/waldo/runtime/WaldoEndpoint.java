@@ -6,13 +6,20 @@ package dev.waldo.runtime;
  * two partners.
  */
 public abstract class WaldoEndpoint extends WaldoObject {
+    private volatile EndpointRef partner;
+
     protected WaldoEndpoint(Host host, String kind) {
         super(host, kind);
     }
 
     /** This endpoint's partner, or null before it is connected. */
     public final EndpointRef partner() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return partner;
+    }
+
+    /** Makes {@code other} this endpoint's partner; {@link Host#connect} and {@link Host#pair} do it for both sides. */
+    final void connectTo(EndpointRef other) {
+        partner = other;
     }
 
     /**

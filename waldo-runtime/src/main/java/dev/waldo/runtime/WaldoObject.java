@@ -1,5 +1,8 @@
 package dev.waldo.runtime;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -14,43 +17,61 @@ import java.util.function.Supplier;
  * {@link #dispatch}.
  */
 public abstract class WaldoObject {
+    private final Host host;
+    private final String kind;
+    private final long objectId;
+    private final Map<String, Cell> variables = new LinkedHashMap<>();
+
     /**
      * Registers the object with {@code host}, which assigns its id.
      *
      * @param kind the Endpoint or Service name in the Waldo source
      */
     protected WaldoObject(Host host, String kind) {
-        throw new UnsupportedOperationException("TODO runtime");
+        this.host = Objects.requireNonNull(host, "host");
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.objectId = host.register(this);
     }
 
     /** The host this object lives on. */
     public final Host host() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return host;
     }
 
     /** The Endpoint or Service name in the Waldo source. */
     public final String kind() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return kind;
     }
 
     /** A reference to this object, as Waldo's {@code self}. */
     public final EndpointRef ref() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return new EndpointRef(host.id(), objectId);
     }
 
     /** This object's id as Text, as Waldo's {@code id()}. */
     public final String id() {
-        throw new UnsupportedOperationException("TODO runtime");
+        return ref().toString();
+    }
+
+    final long objectId() {
+        return objectId;
     }
 
     /** Declares a variable that is locked as a whole; {@code initial} gives its default value. */
     protected final <T> TVar<T> var(String name, Supplier<T> initial, Annotation... annotations) {
-        throw new UnsupportedOperationException("TODO runtime");
+        return declare(new TVar<>(this, name, initial.get(), annotations));
     }
 
     /** Declares a Map variable that is locked per key; it starts empty. */
     protected final <K, V> TMap<K, V> mapVar(String name, Annotation... annotations) {
-        throw new UnsupportedOperationException("TODO runtime");
+        return declare(new TMap<>(this, name, annotations));
+    }
+
+    private <C extends Cell> C declare(C cell) {
+        if (variables.putIfAbsent(cell.name(), cell) != null) {
+            throw new IllegalArgumentException(kind + " declares variable '" + cell.name() + "' twice");
+        }
+        return cell;
     }
 
     /**
@@ -64,7 +85,7 @@ public abstract class WaldoObject {
      * @throws NetworkException if the body needed an unreachable partner and did not catch it
      */
     protected final <T> T transact(String function, TxnBody<T> body) {
-        throw new UnsupportedOperationException("TODO runtime");
+        return host.runRoot(this, function, body);
     }
 
     /**
@@ -84,6 +105,15 @@ public abstract class WaldoObject {
      * @throws IllegalArgumentException if there is no such variable
      */
     public final Object committedValue(String variable) {
-        throw new UnsupportedOperationException("TODO runtime");
+        Cell cell = variables.get(variable);
+        if (cell == null) {
+            throw new IllegalArgumentException(kind + " has no variable '" + variable + "'");
+        }
+        return cell.committedCopy();
+    }
+
+    @Override
+    public String toString() {
+        return kind + " " + id();
     }
 }

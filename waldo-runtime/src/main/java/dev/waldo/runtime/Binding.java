@@ -1,0 +1,54 @@
+package dev.waldo.runtime;
+
+/**
+ * Lets an outside system take part in two-phase commit for the variables that
+ * carry one annotation (DESIGN.md "Bound state"). Register it with
+ * {@link Host#bind}; WaldoConf's SNMP binding is one.
+ *
+ * <p>The life of one transaction on one host, for each binding whose variables
+ * the transaction changed there:
+ * <ol>
+ *   <li>{@link #prepare} gets the before/after values and applies or validates
+ *       them; it returns {@link Vote#yes()} or {@link Vote#no(String)} (throwing
+ *       counts as no, with the exception's message as the reason). A no backs the
+ *       transaction out on every host, and its Java caller gets a
+ *       {@link TransactionAbortedException} with reason VOTED_NO and this reason.</li>
+ *   <li>Then exactly one of {@link #commit} (finalize) or {@link #abort} (undo what
+ *       prepare did) follows. {@code abort} also follows a prepare that voted no or
+ *       threw, so it must cope with a partly done prepare.</li>
+ * </ol>
+ * A host calls its bindings on one thread, in the order its transactions
+ * prepared and ended, so a binding needs no locking of its own: a later
+ * transaction's prepare never overtakes an earlier one's commit or abort on
+ * the same variables. Prepare may be slow (device I/O); it runs off the
+ * transaction threads. Variables whose value did not change are not reported,
+ * and a binding with nothing changed is not called at all.
+ */
+public interface Binding {
+    /** Applies or validates the changes; must not return null. */
+    Vote prepare(BoundTransaction transaction) throws Exception;
+
+    /** The transaction committed everywhere: make the prepared changes final. */
+    void commit(BoundTransaction transaction) throws Exception;
+
+    /** The transaction was backed out: undo whatever {@link #prepare} did. */
+    void abort(BoundTransaction transaction) throws Exception;
+
+    /**
+     * A binding's answer in prepare.
+     *
+     * @param accepted true if the changes are in place and can be committed
+     * @param reason why not, for the Java caller (null for yes)
+     */
+    record Vote(boolean accepted, String reason) {
+        /** The changes are applied and can be committed. */
+        public static Vote yes() {
+            return new Vote(true, null);
+        }
+
+        /** The changes cannot be committed, because of {@code reason}. */
+        public static Vote no(String reason) {
+            return new Vote(false, reason);
+        }
+    }
+}

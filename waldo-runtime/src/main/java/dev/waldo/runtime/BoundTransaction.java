@@ -1,0 +1,42 @@
+package dev.waldo.runtime;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one transaction changed, on one host, in the variables a
+ * {@link Binding} is bound to. The same instance is passed to prepare and to
+ * the commit or abort that follows, so a binding can match them by identity
+ * or by {@link #id()}.
+ *
+ * @param id the transaction attempt's id, unique on the network (for logs and journals)
+ * @param changes the changed variables, in the order the transaction first touched them
+ */
+public record BoundTransaction(String id, List<Change> changes) {
+    public BoundTransaction {
+        changes = List.copyOf(changes);
+    }
+
+    /** The changes grouped by the endpoint or service that owns the variable, in order. */
+    public Map<WaldoObject, List<Change>> byOwner() {
+        Map<WaldoObject, List<Change>> grouped = new LinkedHashMap<>();
+        for (Change change : changes) {
+            grouped.computeIfAbsent(change.owner(), o -> new java.util.ArrayList<>()).add(change);
+        }
+        return grouped;
+    }
+
+    /**
+     * One annotated variable whose value the transaction changed. Values are
+     * copies: a binding may keep them. For a Map variable both values are whole maps.
+     *
+     * @param owner the endpoint or service that owns the variable
+     * @param variable the variable's name in the Waldo source
+     * @param annotation the annotation that bound it to this binding (name and arguments)
+     * @param before the last committed value
+     * @param after the value the transaction will commit
+     */
+    public record Change(WaldoObject owner, String variable, Annotation annotation, Object before, Object after) {
+    }
+}

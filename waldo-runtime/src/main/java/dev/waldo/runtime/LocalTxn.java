@@ -1,0 +1,264 @@
+package dev.waldo.runtime;
+
+import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.core.TxnId;
+import dev.waldo.runtime.lang.Values;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * One transaction attempt on one host, as the threads running it see it: its
+ * working copies, the locks it holds here, the waits it is blocked in, its
+ * buffered output. It is the {@link Ctx} generated code receives.
+ *
+ * <p>An attempt runs on one thread at a time (calls are synchronous), but
+ * successive threads may serve it; they hand over through the host's lock.
+ * The host wakes a wounded attempt's waits from its mailbox thread.
+ */
+final class LocalTxn implements Ctx {
+    final Host host;
+    final TxnId id;
+    private volatile boolean wounded;
+    private final Set<LockId> held = ConcurrentHashMap.newKeySet();
+    private final Map<Cell, Object> working = new LinkedHashMap<>();
+    private final Map<Long, SequenceFrame> partnerFrames = new HashMap<>();
+    private final List<String> printed = new ArrayList<>();
+    /** Guarded by the host's lock. */
+    private CompletableFuture<Void> lockWait;
+    /** Guarded by the host's lock. */
+    private final Map<Long, CompletableFuture<Requests.Response>> replies = new HashMap<>();
+    /** The bindings that were asked to prepare this attempt, for commit or abort. */
+    List<Host.PreparedBinding> preparedBindings = List.of();
+
+    LocalTxn(Host host, TxnId id) {
+        this.host = host;
+        this.id = id;
+    }
+
+    /** The attempt behind {@code ctx}, which must be running on {@code owner}'s host. */
+    static LocalTxn on(Ctx ctx, WaldoObject owner) {
+        if (!(ctx instanceof LocalTxn txn)) {
+            throw new IllegalArgumentException("not a Ctx handed out by the Waldo runtime: " + ctx);
+        }
+        if (txn.host != owner.host()) {
+            throw new IllegalStateException(owner + " was touched from a transaction running on host "
+                    + txn.host.id() + "; state is reachable only on its own host");
+        }
+        return txn;
+    }
+
+    // ---- Ctx -------------------------------------------------------------------------------
+
+    @Override
+    public Object call(EndpointRef target, String function, Object... args) {
+        checkLive();
+        if (target == null) {
+            throw new ApplicationException("call of " + function + " on an Endpoint that was never set");
+        }
+        Object[] copies = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            copies[i] = Values.copy(args[i]);
+        }
+        Requests.Invocation invocation = new Requests.Invocation(target.object(), function, copies);
+        return host.call(this, target.host(), invocation).unwrap();
+    }
+
+    @Override
+    public void partnerStep(WaldoEndpoint self, SequenceFrame frame, int step) {
+        checkLive();
+        EndpointRef partner = self.partner();
+        if (partner == null) {
+            throw new NetworkException(self + " has no connected partner to run step " + step
+                    + " of " + frame.sequence());
+        }
+        if (frame.id == 0) {
+            frame.id = host.newFrameId();
+        }
+        Map<String, Object> changes = frame.changesSinceSync();
+        frame.markSynced();
+        Requests.StepInvocation invocation =
+                new Requests.StepInvocation(partner.object(), frame.id, frame.sequence(), step, changes);
+        Requests.Response response = host.call(this, partner.host(), invocation);
+        response.unwrap();
+        frame.absorb(response.changes());
+        if (response.returned()) {
+            frame.markReturned(response.value());
+        }
+    }
+
+    @Override
+    public RuntimeException abort() {
+        return new AbortSignal();
+    }
+
+    @Override
+    public void print(String text) {
+        synchronized (printed) {
+            printed.add(text);
+        }
+    }
+
+    // ---- state -----------------------------------------------------------------------------
+
+    /** Throws the backout signal if the attempt was wounded: every state access is a point where it stops. */
+    void checkLive() {
+        if (wounded) {
+            throw new BackoutSignal();
+        }
+    }
+
+    /** Takes {@code lock} for the attempt, blocking until it is granted. */
+    void acquire(LockId lock) {
+        checkLive();
+        if (held.contains(lock) || held.contains(lock.wholeLock())) {
+            return;
+        }
+        host.acquire(this, lock);
+    }
+
+    Object working(Cell cell, Supplier<Object> initial) {
+        synchronized (working) {
+            if (!working.containsKey(cell)) {
+                working.put(cell, initial.get());
+            }
+            return working.get(cell);
+        }
+    }
+
+    void setWorking(Cell cell, Object value) {
+        synchronized (working) {
+            working.put(cell, value);
+        }
+    }
+
+    /** The frame of a sequence whose partner runs steps here, kept for the attempt's later steps. */
+    SequenceFrame partnerFrame(long frameId, String sequence) {
+        synchronized (partnerFrames) {
+            return partnerFrames.computeIfAbsent(frameId, f -> new SequenceFrame(sequence));
+        }
+    }
+
+    /** Installs every working copy; the attempt holds the cells' locks until the core releases them after this. */
+    void install() {
+        synchronized (working) {
+            working.forEach(Cell::install);
+        }
+    }
+
+    List<String> printed() {
+        synchronized (printed) {
+            return List.copyOf(printed);
+        }
+    }
+
+    /** The annotated variables this attempt changed, per annotation name among {@code boundNames}. */
+    Map<String, List<BoundTransaction.Change>> boundChanges(Set<String> boundNames) {
+        Map<String, List<BoundTransaction.Change>> changes = new LinkedHashMap<>();
+        synchronized (working) {
+            for (Map.Entry<Cell, Object> entry : working.entrySet()) {
+                Cell cell = entry.getKey();
+                for (Annotation annotation : cell.annotations()) {
+                    if (!boundNames.contains(annotation.name())) {
+                        continue;
+                    }
+                    Object before = cell.committedCopy();
+                    Object after = cell.afterValue(entry.getValue());
+                    if (!SameValue.of(before, after)) {
+                        changes.computeIfAbsent(annotation.name(), n -> new ArrayList<>())
+                                .add(new BoundTransaction.Change(cell.owner(), cell.name(), annotation, before, after));
+                    }
+                }
+            }
+        }
+        return changes;
+    }
+
+    // ---- waits (called with the host's lock held) -------------------------------------------
+
+    CompletableFuture<Void> awaitGrant() {
+        lockWait = new CompletableFuture<>();
+        return lockWait;
+    }
+
+    void granted(LockId lock) {
+        held.add(lock);
+        if (lockWait != null) {
+            lockWait.complete(null);
+        }
+    }
+
+    void heldNow(LockId lock) {
+        held.add(lock);
+    }
+
+    CompletableFuture<Requests.Response> awaitReply(long callId) {
+        CompletableFuture<Requests.Response> reply = new CompletableFuture<>();
+        replies.put(callId, reply);
+        return reply;
+    }
+
+    void replied(long callId, Requests.Response response, boolean backedOut) {
+        CompletableFuture<Requests.Response> reply = replies.remove(callId);
+        if (reply == null) {
+            return;
+        }
+        if (backedOut) {
+            reply.completeExceptionally(new BackoutSignal());
+        } else {
+            reply.complete(response);
+        }
+    }
+
+    void callFailed(long callId, String hostId) {
+        CompletableFuture<Requests.Response> reply = replies.remove(callId);
+        if (reply != null) {
+            reply.completeExceptionally(new NetworkException("host '" + hostId + "' is unreachable"));
+        }
+    }
+
+    /** The attempt was wounded or cut off: every wait of it here ends with the backout signal. */
+    void wound() {
+        wounded = true;
+        if (lockWait != null) {
+            lockWait.completeExceptionally(new BackoutSignal());
+        }
+        for (CompletableFuture<Requests.Response> reply : replies.values()) {
+            reply.completeExceptionally(new BackoutSignal());
+        }
+        replies.clear();
+    }
+
+    boolean wounded() {
+        return wounded;
+    }
+
+    /** Blocks until {@code future} completes and rethrows, on this thread, what ended it. */
+    static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException ended) {
+            Throwable cause = ended.getCause();
+            if (cause instanceof NetworkException network) {
+                throw new NetworkException(network.getMessage());
+            }
+            if (cause instanceof BackoutSignal) {
+                throw new BackoutSignal();
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw ended;
+        }
+    }
+}

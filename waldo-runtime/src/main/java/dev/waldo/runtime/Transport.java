@@ -1,0 +1,46 @@
+package dev.waldo.runtime;
+
+import dev.waldo.runtime.core.Envelope;
+
+/**
+ * Carries protocol messages between hosts and reports links going down and
+ * up. The contract the core relies on: messages on one link arrive in the
+ * order sent, and a message sent while a link is up either arrives or is
+ * followed by {@link Receiver#onLinkDown} for that link. {@link InMemoryNetwork}
+ * implements it in one JVM; a wire transport implements it over TCP.
+ */
+public interface Transport extends AutoCloseable {
+    /** This host's number on the network. */
+    int localHost();
+
+    /** The number of the host with id {@code hostId}, or -1 if the network knows no such host. */
+    int hostNumber(String hostId);
+
+    /** The id of host number {@code host}. */
+    String hostId(int host);
+
+    /** Starts delivering to {@code receiver}, on one thread at a time. */
+    void start(Receiver receiver);
+
+    /** Sends a message; a message on a link that is down is dropped. */
+    void send(Envelope envelope);
+
+    /** Leaves the network: every other host sees this link go down. */
+    @Override
+    void close();
+
+    /** What a transport delivers to its host, never concurrently. */
+    interface Receiver {
+        /** A message arrived. */
+        void onMessage(Envelope envelope);
+
+        /** Host {@code host} became unreachable. */
+        void onLinkDown(int host);
+
+        /** Host {@code host} became reachable again. */
+        void onLinkUp(int host);
+
+        /** Time passed (the transport's tick period). */
+        void onTick();
+    }
+}

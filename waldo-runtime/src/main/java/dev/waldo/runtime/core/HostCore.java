@@ -1,0 +1,700 @@
+package dev.waldo.runtime.core;
+
+import dev.waldo.runtime.core.Decision.Result;
+import dev.waldo.runtime.core.Message.Verdict;
+import dev.waldo.runtime.core.TxnRecord.State;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The transaction protocol of one host as a pure state machine: the lock
+ * table and wound-wait, primaries and promotion, the two-phase commit
+ * coordinator for roots started here, the participant side for everything
+ * else, and backout.
+ *
+ * <p>Inputs are method calls: {@link #step} for a received message,
+ * {@link #tick} for time passing, {@link #linkDown}/{@link #linkUp} from the
+ * transport, and the local commands the host layer issues while it runs
+ * transaction bodies ({@link #begin}, {@link #lock}, {@link #call}, ...).
+ * Outputs accumulate until {@link #drain} hands them out: messages to send and
+ * {@link Decision}s to apply. The core has no threads, sockets or clocks and
+ * is not thread-safe; the host layer serializes access.
+ */
+public final class HostCore {
+    /** How a root body ended, as the host layer reports it in {@link #finishRoot}. */
+    public enum Ending {
+        /** The body returned normally: commit it. */
+        DONE,
+        /** The body unwound because the attempt was wounded: back out and retry. */
+        WOUNDED,
+        /** The body called abort() or raised an uncaught error: back out everywhere, no retry. */
+        FAILED
+    }
+
+    private static final int TOMBSTONES = 100_000;
+    private static final int DEFAULT_RESEND_TICKS = 10;
+
+    private final int host;
+    private final int resendTicks;
+    private long clock;
+    private long serials;
+    private long calls;
+    private final Map<TxnId, TxnRecord> txns = new HashMap<>();
+    private final Map<TxnId, RootRecord> roots = new HashMap<>();
+    private final Map<TxnId, RootRecord> retrying = new HashMap<>();
+    private final Primaries primaries = new Primaries();
+    private final LockTable locks = new LockTable();
+    private final Set<Integer> down = new HashSet<>();
+    /** Attempts that ended here: true if committed. Late messages about them are answered from here. */
+    private final Map<TxnId, Boolean> ended = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TxnId, Boolean> eldest) {
+            return size() > TOMBSTONES;
+        }
+    };
+    private List<Envelope> messages = new ArrayList<>();
+    private List<Decision> decisions = new ArrayList<>();
+
+    /** A core for host number {@code host}, re-sending unanswered commit messages every 10 ticks. */
+    public HostCore(int host) {
+        this(host, DEFAULT_RESEND_TICKS);
+    }
+
+    /** A core for host number {@code host} that re-sends unanswered commit messages every {@code resendTicks} ticks. */
+    public HostCore(int host, int resendTicks) {
+        this.host = host;
+        this.resendTicks = Math.max(1, resendTicks);
+    }
+
+    /** This host's number. */
+    public int host() {
+        return host;
+    }
+
+    /** The Lamport clock. */
+    public long clock() {
+        return clock;
+    }
+
+    /** Hands out and forgets everything produced since the last drain. */
+    public Outbox drain() {
+        Outbox out = new Outbox(messages, decisions);
+        messages = new ArrayList<>();
+        decisions = new ArrayList<>();
+        return out;
+    }
+
+    // ---- roots ---------------------------------------------------------------------------
+
+    /**
+     * Starts a root transaction for a host call into a Public function of
+     * {@code object} and returns its first attempt, whose body the host layer
+     * now runs (it counts as one active thread).
+     */
+    public TxnId begin(long object) {
+        RootRecord root = new RootRecord(++serials, object, ++clock);
+        primaries.add(root);
+        return startAttempt(root);
+    }
+
+    /** Starts the next attempt of a root whose previous attempt ended with {@link Result#RETRY}. */
+    public TxnId retry(TxnId previous) {
+        RootRecord root = retrying.remove(previous);
+        if (root == null) {
+            throw new IllegalStateException("attempt " + previous + " is not waiting for a retry");
+        }
+        return startAttempt(root);
+    }
+
+    private TxnId startAttempt(RootRecord root) {
+        TxnId id = new TxnId(host, ++serials);
+        root.attempt = id;
+        root.phase = RootRecord.Phase.RUNNING;
+        root.awaiting.clear();
+        root.result = null;
+        root.reason = null;
+        TxnRecord txn = new TxnRecord(id, primaries.priorityOf(root, host));
+        txn.active = 1;
+        txns.put(id, txn);
+        roots.put(id, root);
+        return id;
+    }
+
+    /** The root body of {@code txn} ended; the outcome arrives later as {@link Decision.RootDone}. */
+    public void finishRoot(TxnId txn, Ending ending) {
+        TxnRecord record = txns.get(txn);
+        RootRecord root = roots.get(txn);
+        if (record == null || root == null || root.phase != RootRecord.Phase.RUNNING) {
+            throw new IllegalStateException("attempt " + txn + " is not running here");
+        }
+        record.active--;
+        switch (ending) {
+            case DONE -> {
+                // A body that finished after its attempt was wounded, or while a
+                // nested call into this host still runs, cannot commit safely.
+                if (record.state == State.ACTIVE && record.active == 0) {
+                    startVoting(root, record);
+                } else {
+                    retryAfterWound(root, record);
+                }
+            }
+            case WOUNDED -> retryAfterWound(root, record);
+            case FAILED -> decideBackout(root, Result.FAILED, null);
+        }
+    }
+
+    private void retryAfterWound(RootRecord root, TxnRecord record) {
+        if (record.state == State.ACTIVE) {
+            markWounded(record);
+        } else if (record.active == 0 && txns.containsKey(record.id)) {
+            backoutLocal(record);
+        }
+        root.result = Result.RETRY;
+        rootDone(root);
+    }
+
+    // ---- locks -----------------------------------------------------------------------------
+
+    /**
+     * Requests {@code lock} for {@code txn}. Returns true if granted at once;
+     * otherwise {@link Decision.Granted} or {@link Decision.Wounded} follows.
+     */
+    public boolean lock(TxnId txn, LockId lock) {
+        TxnRecord record = txns.get(txn);
+        if (record == null || record.state != State.ACTIVE) {
+            decisions.add(new Decision.Wounded(txn));
+            return false;
+        }
+        if (record.held.contains(lock) || record.held.contains(lock.wholeLock())) {
+            return true;
+        }
+        if (locks.grantable(record, lock)) {
+            locks.hold(record, lock);
+            return true;
+        }
+        locks.enqueue(record, lock);
+        woundBlockers(record, lock);
+        return false;
+    }
+
+    /** Wound-wait: every holder of a conflicting lock that {@code record} outranks is wounded. */
+    private void woundBlockers(TxnRecord record, LockId lock) {
+        for (TxnRecord holder : locks.blockers(record, lock)) {
+            if (record.priority.beats(holder.priority) && holder.woundable()) {
+                markWounded(holder);
+            }
+        }
+    }
+
+    private void releaseLocks(TxnRecord record) {
+        for (Object variable : locks.releaseAll(record)) {
+            grant(variable);
+        }
+    }
+
+    private void grant(Object variable) {
+        for (Map.Entry<TxnRecord, LockId> granted : locks.grantWaiters(variable)) {
+            decisions.add(new Decision.Granted(granted.getKey().id, granted.getValue()));
+        }
+    }
+
+    // ---- calls -----------------------------------------------------------------------------
+
+    /**
+     * Sends {@code request} to host {@code to} as a call inside {@code txn}.
+     * Returns the call's id; its end arrives as {@link Decision.Replied} or
+     * {@link Decision.CallFailed}. Returns -1, sending nothing, if the
+     * attempt was already wounded here.
+     */
+    public long call(TxnId txn, int to, Object request) {
+        TxnRecord record = txns.get(txn);
+        if (record == null || record.state != State.ACTIVE) {
+            return -1;
+        }
+        long callId = ((long) host << 40) | ++calls;
+        if (down.contains(to)) {
+            decisions.add(new Decision.CallFailed(txn, callId, to));
+            return callId;
+        }
+        record.outstanding.put(callId, to);
+        send(to, new Message.Call(txn, record.priority, callId, request));
+        return callId;
+    }
+
+    /** A call served here (after {@link Decision.RunCall}) ended; its reply goes back to the caller. */
+    public void finishCall(TxnId txn, long callId, Object response, boolean wounded) {
+        TxnRecord record = txns.get(txn);
+        Integer caller = record == null ? null : record.serving.remove(callId);
+        if (caller == null) {
+            throw new IllegalStateException("call " + callId + " of " + txn + " is not being served here");
+        }
+        record.active--;
+        if (wounded && record.state == State.ACTIVE) {
+            markWounded(record);
+        }
+        Set<Integer> touched = new HashSet<>(record.participants);
+        touched.add(host);
+        send(caller, new Message.Reply(txn, callId, response, record.state == State.WOUNDED, touched));
+        if (record.state == State.WOUNDED && record.active == 0 && txns.containsKey(txn)) {
+            backoutLocal(record);
+        }
+    }
+
+    // ---- two-phase commit ------------------------------------------------------------------
+
+    private void startVoting(RootRecord root, TxnRecord record) {
+        root.phase = RootRecord.Phase.VOTING;
+        root.participants = Set.copyOf(record.participants);
+        record.state = State.PREPARING;
+        record.coordinator = host;
+        root.awaiting.addAll(root.participants);
+        root.awaiting.add(host);
+        root.ticksSinceSend = 0;
+        for (int participant : root.participants) {
+            if (down.contains(participant)) {
+                decideBackout(root, Result.RETRY, "host " + participant + " is unreachable");
+                return;
+            }
+        }
+        for (int participant : root.participants) {
+            send(participant, new Message.Prepare(record.id));
+        }
+        decisions.add(new Decision.PrepareLocal(record.id));
+    }
+
+    /** The local bindings prepared {@code txn} (after {@link Decision.PrepareLocal}) and vote. */
+    public void vote(TxnId txn, boolean yes, String reason) {
+        TxnRecord record = txns.get(txn);
+        if (record == null || record.state != State.PREPARING) {
+            return;
+        }
+        record.state = State.PREPARED;
+        record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
+        record.localReason = reason;
+        if (record.backoutAfterVote) {
+            backoutLocal(record);
+            return;
+        }
+        deliverVote(record);
+    }
+
+    private void deliverVote(TxnRecord record) {
+        if (record.coordinator == host) {
+            onVote(host, new Message.Vote(record.id, record.localVote, record.localReason));
+        } else {
+            send(record.coordinator, new Message.Vote(record.id, record.localVote, record.localReason));
+        }
+    }
+
+    private void onVote(int from, Message.Vote vote) {
+        RootRecord root = roots.get(vote.txn());
+        if (root == null || root.phase != RootRecord.Phase.VOTING || !root.awaiting.contains(from)) {
+            return;
+        }
+        switch (vote.verdict()) {
+            case YES -> {
+                root.awaiting.remove(from);
+                if (root.awaiting.isEmpty()) {
+                    decideCommit(root);
+                }
+            }
+            case WOUNDED -> decideBackout(root, Result.RETRY, vote.reason());
+            case REFUSED -> decideBackout(root, Result.REFUSED, vote.reason());
+        }
+    }
+
+    private void decideCommit(RootRecord root) {
+        root.phase = RootRecord.Phase.DECIDED;
+        root.result = Result.COMMITTED;
+        root.committedAt = ++clock;
+        root.ticksSinceSend = 0;
+        root.awaiting.clear();
+        for (int participant : root.participants) {
+            if (!down.contains(participant)) {
+                root.awaiting.add(participant);
+                send(participant, new Message.Commit(root.attempt));
+            }
+        }
+        installLocal(txns.get(root.attempt));
+        finishIfAcknowledged(root);
+    }
+
+    /** Backs the attempt out on every participant; the root ends once all acknowledged. */
+    private void decideBackout(RootRecord root, Result result, String reason) {
+        root.phase = RootRecord.Phase.DECIDED;
+        root.result = result;
+        root.reason = reason;
+        root.ticksSinceSend = 0;
+        root.awaiting.clear();
+        TxnRecord record = txns.get(root.attempt);
+        if (root.participants.isEmpty() && record != null) {
+            root.participants = Set.copyOf(record.neighbours(host));
+        }
+        for (int participant : root.participants) {
+            if (!down.contains(participant)) {
+                root.awaiting.add(participant);
+                send(participant, new Message.Backout(root.attempt));
+            }
+        }
+        if (record != null) {
+            root.awaiting.add(host);
+            record.acksOwed.add(host);
+            abandon(record);
+        }
+        finishIfAcknowledged(root);
+    }
+
+    private void onAck(int from, TxnId txn) {
+        RootRecord root = roots.get(txn);
+        if (root != null && root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(from)) {
+            finishIfAcknowledged(root);
+        }
+    }
+
+    private void finishIfAcknowledged(RootRecord root) {
+        if (root.awaiting.isEmpty() && roots.get(root.attempt) == root) {
+            rootDone(root);
+        }
+    }
+
+    private void rootDone(RootRecord root) {
+        roots.remove(root.attempt);
+        decisions.add(new Decision.RootDone(root.attempt, root.result, root.reason));
+        if (root.result == Result.RETRY) {
+            retrying.put(root.attempt, root);
+            return;
+        }
+        RootRecord promoted = primaries.finish(root, root.result == Result.COMMITTED ? root.committedAt : -1);
+        if (promoted != null) {
+            promote(promoted);
+        }
+    }
+
+    // ---- primaries -------------------------------------------------------------------------
+
+    /** The root became its endpoint's primary: its running attempt outranks every standard from now on. */
+    private void promote(RootRecord root) {
+        TxnRecord record = txns.get(root.attempt);
+        if (record == null) {
+            return; // between attempts: the next attempt starts as primary
+        }
+        raisePriority(record, primaries.priorityOf(root, host), -1);
+    }
+
+    private void raisePriority(TxnRecord record, Priority priority, int from) {
+        if (!priority.beats(record.priority)) {
+            return;
+        }
+        record.priority = priority;
+        for (int neighbour : record.neighbours(host)) {
+            if (neighbour != from) {
+                send(neighbour, new Message.Promote(record.id, priority));
+            }
+        }
+        for (LockId lock : List.copyOf(record.waiting)) {
+            woundBlockers(record, lock);
+        }
+    }
+
+    // ---- wound and backout -----------------------------------------------------------------
+
+    /**
+     * Wounds an active attempt here: wakes its threads, tells every other
+     * host that may hold state or threads of it (so that a thread blocked on
+     * another host stops too), and backs it out here once no thread of it runs.
+     */
+    private void markWounded(TxnRecord record) {
+        if (record.state != State.ACTIVE) {
+            return;
+        }
+        record.state = State.WOUNDED;
+        decisions.add(new Decision.Wounded(record.id));
+        for (int neighbour : record.neighbours(host)) {
+            send(neighbour, new Message.Wound(record.id));
+        }
+        for (Object variable : locks.cancelWaits(record)) {
+            grant(variable);
+        }
+        if (record.active == 0) {
+            backoutLocal(record);
+        }
+    }
+
+    /**
+     * Ends the attempt's part here and downstream without committing, as soon
+     * as that is safe: for a coordinator's backout, or because this host lost
+     * its way to the caller. Unlike a wound it does not stop the root, which
+     * may go on without this host (after catching a NetworkException).
+     */
+    private void abandon(TxnRecord record) {
+        switch (record.state) {
+            case PREPARING -> record.backoutAfterVote = true;
+            case PREPARED -> backoutLocal(record);
+            case ACTIVE, WOUNDED -> {
+                if (record.state == State.ACTIVE) {
+                    record.state = State.WOUNDED;
+                    decisions.add(new Decision.Wounded(record.id));
+                    for (int callee : record.downstream(host)) {
+                        send(callee, new Message.Backout(record.id));
+                    }
+                    for (Object variable : locks.cancelWaits(record)) {
+                        grant(variable);
+                    }
+                }
+                if (record.active == 0) {
+                    backoutLocal(record);
+                }
+            }
+        }
+    }
+
+    private void backoutLocal(TxnRecord record) {
+        txns.remove(record.id);
+        ended.put(record.id, false);
+        decisions.add(new Decision.Discard(record.id, record.prepared()));
+        releaseLocks(record);
+        acknowledge(record);
+    }
+
+    private void installLocal(TxnRecord record) {
+        txns.remove(record.id);
+        ended.put(record.id, true);
+        decisions.add(new Decision.Install(record.id));
+        releaseLocks(record);
+        acknowledge(record);
+    }
+
+    private void acknowledge(TxnRecord record) {
+        for (int to : record.acksOwed) {
+            if (to == host) {
+                onAck(host, record.id);
+            } else {
+                send(to, new Message.Ack(record.id));
+            }
+        }
+    }
+
+    // ---- messages --------------------------------------------------------------------------
+
+    /** Handles a message received from another host (or looped back from this one). */
+    public void step(Envelope envelope) {
+        clock = Math.max(clock, envelope.clock()) + 1;
+        int from = envelope.from();
+        switch (envelope.message()) {
+            case Message.Call call -> onCall(from, call);
+            case Message.Reply reply -> onReply(reply);
+            case Message.Wound wound -> onWound(wound.txn());
+            case Message.Promote promote -> onPromote(from, promote);
+            case Message.Prepare prepare -> onPrepare(from, prepare.txn());
+            case Message.Vote vote -> onVote(from, vote);
+            case Message.Commit commit -> onCommit(from, commit.txn());
+            case Message.Backout backout -> onBackout(from, backout.txn());
+            case Message.Ack ack -> onAck(from, ack.txn());
+        }
+    }
+
+    private void onCall(int from, Message.Call call) {
+        TxnRecord record = txns.get(call.txn());
+        if (record == null && !ended.containsKey(call.txn())) {
+            record = new TxnRecord(call.txn(), call.priority());
+            txns.put(call.txn(), record);
+        }
+        if (record == null || record.state != State.ACTIVE) {
+            send(from, new Message.Reply(call.txn(), call.callId(), null, true, Set.of(host)));
+            return;
+        }
+        if (call.priority().beats(record.priority)) {
+            record.priority = call.priority();
+        }
+        record.callers.add(from);
+        record.serving.put(call.callId(), from);
+        record.active++;
+        decisions.add(new Decision.RunCall(call.txn(), call.callId(), from, call.request()));
+    }
+
+    private void onReply(Message.Reply reply) {
+        TxnRecord record = txns.get(reply.txn());
+        Integer to = record == null ? null : record.outstanding.remove(reply.callId());
+        if (to == null) {
+            return;
+        }
+        Set<Integer> learned = new HashSet<>(reply.participants());
+        learned.add(to);
+        learned.remove(host);
+        learned.removeAll(record.participants);
+        record.participants.addAll(learned);
+        if (record.state == State.WOUNDED) {
+            // Hosts learned only now may not have heard that this attempt ends here.
+            for (int participant : learned) {
+                send(participant, new Message.Backout(record.id));
+            }
+        }
+        if (reply.wounded()) {
+            markWounded(record);
+        }
+        decisions.add(new Decision.Replied(reply.txn(), reply.callId(), reply.response(), reply.wounded()));
+    }
+
+    private void onWound(TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        if (record == null) {
+            // The call that would create the record may still be on its way; refuse it when it comes.
+            ended.putIfAbsent(txn, false);
+            return;
+        }
+        markWounded(record);
+    }
+
+    private void onPromote(int from, Message.Promote promote) {
+        TxnRecord record = txns.get(promote.txn());
+        if (record != null) {
+            raisePriority(record, promote.priority(), from);
+        }
+    }
+
+    private void onPrepare(int from, TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        if (record == null || record.state == State.WOUNDED || record.active > 0) {
+            send(from, new Message.Vote(txn, Verdict.WOUNDED, "attempt " + txn + " was backed out on host " + host));
+            if (record != null) {
+                abandon(record);
+            }
+            return;
+        }
+        if (record.state == State.PREPARED) {
+            deliverVote(record); // the coordinator re-sent Prepare: our vote was lost or is late
+            return;
+        }
+        if (record.state == State.ACTIVE) {
+            record.state = State.PREPARING;
+            record.coordinator = from;
+            decisions.add(new Decision.PrepareLocal(txn));
+        }
+    }
+
+    private void onCommit(int from, TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        if (record == null) {
+            send(from, new Message.Ack(txn)); // a re-sent Commit: already installed
+            return;
+        }
+        record.acksOwed.add(from);
+        installLocal(record);
+    }
+
+    private void onBackout(int from, TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        if (record == null) {
+            ended.putIfAbsent(txn, false);
+            send(from, new Message.Ack(txn));
+            return;
+        }
+        record.acksOwed.add(from);
+        abandon(record);
+    }
+
+    // ---- links and time --------------------------------------------------------------------
+
+    /**
+     * The transport lost host {@code lost}: calls to it fail, attempts that it
+     * called here (or whose root it is) back out here unless prepared, and
+     * commits this host coordinates stop waiting for it.
+     */
+    public void linkDown(int lost) {
+        down.add(lost);
+        for (TxnRecord record : List.copyOf(txns.values())) {
+            failCallsTo(record, lost);
+            if (!record.prepared() && txns.containsKey(record.id)
+                    && (record.id.host() == lost || record.callers.contains(lost))) {
+                abandon(record);
+            }
+        }
+        for (RootRecord root : List.copyOf(roots.values())) {
+            if (root.phase == RootRecord.Phase.VOTING && root.awaiting.contains(lost)) {
+                decideBackout(root, Result.RETRY, "host " + lost + " became unreachable during commit");
+            } else if (root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(lost)) {
+                finishIfAcknowledged(root);
+            }
+        }
+    }
+
+    private void failCallsTo(TxnRecord record, int lost) {
+        var calls = record.outstanding.entrySet().iterator();
+        while (calls.hasNext()) {
+            Map.Entry<Long, Integer> call = calls.next();
+            if (call.getValue() == lost) {
+                calls.remove();
+                decisions.add(new Decision.CallFailed(record.id, call.getKey(), lost));
+            }
+        }
+    }
+
+    /** The transport (re)connected host {@code host}. */
+    public void linkUp(int reached) {
+        down.remove(reached);
+    }
+
+    /**
+     * Time passed. Coordinators re-send Prepare, Commit and Backout to
+     * participants that have not answered for a while, so that a decision
+     * reaches a participant whose messages were lost.
+     */
+    public void tick() {
+        for (RootRecord root : roots.values()) {
+            if (root.phase == RootRecord.Phase.RUNNING || ++root.ticksSinceSend < resendTicks) {
+                continue;
+            }
+            root.ticksSinceSend = 0;
+            for (int participant : root.awaiting) {
+                if (participant != host && !down.contains(participant)) {
+                    send(participant, resendable(root));
+                }
+            }
+        }
+    }
+
+    private Message resendable(RootRecord root) {
+        if (root.phase == RootRecord.Phase.VOTING) {
+            return new Message.Prepare(root.attempt);
+        }
+        return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
+    }
+
+    private void send(int to, Message message) {
+        messages.add(new Envelope(host, to, ++clock, message));
+    }
+
+    // ---- inspection for tests --------------------------------------------------------------
+
+    /** Number of attempts with state or threads on this host. */
+    public int liveAttempts() {
+        return txns.size();
+    }
+
+    /** Number of variables that have lock holders or waiters on this host. */
+    public int busyVariables() {
+        return locks.busyVariables();
+    }
+
+    /** Number of lock requests waiting on this host. */
+    public int waitingRequests() {
+        return locks.waitingRequests();
+    }
+
+    /** The current priority of a live attempt on this host, or null. */
+    public Priority priorityOf(TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        return record == null ? null : record.priority;
+    }
+
+    /** True if the attempt is prepared (or preparing) here, so that it can no longer be wounded. */
+    public boolean isPrepared(TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        return record != null && record.prepared();
+    }
+}

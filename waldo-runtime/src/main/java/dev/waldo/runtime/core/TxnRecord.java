@@ -1,0 +1,77 @@
+package dev.waldo.runtime.core;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/** What one host knows about one transaction attempt that has state or threads on it. */
+final class TxnRecord {
+    /** Where the attempt stands on this host. */
+    enum State {
+        /** Running or idle; may be wounded. */
+        ACTIVE,
+        /** Wounded; backs out here as soon as no thread of it runs here. */
+        WOUNDED,
+        /** Asked to prepare; the bindings are working on it. Never wounded from here on. */
+        PREPARING,
+        /** Voted; waits for commit or backout. */
+        PREPARED
+    }
+
+    final TxnId id;
+    Priority priority;
+    State state = State.ACTIVE;
+    /** Threads of the attempt running here: the root body and calls being served. */
+    int active;
+    /** Hosts touched through completed calls, transitively (never this host). */
+    final Set<Integer> participants = new HashSet<>();
+    /** Calls this host made for the attempt that have not returned: call id to host. */
+    final Map<Long, Integer> outstanding = new HashMap<>();
+    /** Calls this host is serving for the attempt: call id to calling host. */
+    final Map<Long, Integer> serving = new HashMap<>();
+    /** Hosts that called this host for the attempt; losing one backs the attempt out here. */
+    final Set<Integer> callers = new HashSet<>();
+    final Set<LockId> held = new LinkedHashSet<>();
+    final Set<LockId> waiting = new LinkedHashSet<>();
+    /** The coordinator that asked this host to prepare. */
+    int coordinator = -1;
+    Message.Verdict localVote;
+    String localReason;
+    /** A backout arrived while the bindings were preparing: back out once they vote. */
+    boolean backoutAfterVote;
+    /** Hosts to acknowledge to once the attempt is backed out or committed here. */
+    final Set<Integer> acksOwed = new HashSet<>();
+
+    TxnRecord(TxnId id, Priority priority) {
+        this.id = id;
+        this.priority = priority;
+    }
+
+    boolean woundable() {
+        return state == State.ACTIVE;
+    }
+
+    boolean prepared() {
+        return state == State.PREPARING || state == State.PREPARED;
+    }
+
+    /** The hosts this host called for the attempt, directly or through them. */
+    Set<Integer> downstream(int self) {
+        Set<Integer> hosts = new HashSet<>(participants);
+        hosts.addAll(outstanding.values());
+        hosts.remove(self);
+        return hosts;
+    }
+
+    /** Every other host that may hold state or threads of the attempt, as far as this host knows. */
+    Set<Integer> neighbours(int self) {
+        Set<Integer> hosts = new HashSet<>(participants);
+        hosts.addAll(outstanding.values());
+        hosts.addAll(callers);
+        hosts.add(id.host());
+        hosts.remove(self);
+        return hosts;
+    }
+}
