@@ -56,6 +56,7 @@ public final class SimulatedSwitch implements AutoCloseable {
     private Snmp snmp;
     private DefaultUdpTransportMapping transport;
     private ControlServer control;
+    private FaultyCommandProcessor processor;
     private volatile boolean running;
 
     private SimulatedSwitch(SwitchConfig config, StateFile.Snapshot snapshot) {
@@ -107,7 +108,7 @@ public final class SimulatedSwitch implements AutoCloseable {
         dispatcher.addMessageProcessingModel(new MPv3(usm));
         transport = bindUdp();
         snmp = new Snmp(dispatcher, transport);
-        FaultyCommandProcessor processor = new FaultyCommandProcessor(engineId, faults,
+        processor = new FaultyCommandProcessor(engineId, faults,
                 () -> onExitFault.accept(this));
         LabAccessControl access = new LabAccessControl(config.readCommunity(), config.writeCommunity(), engineId,
                 config.users().stream().map(UsmUserSpec::name).collect(Collectors.toSet()));
@@ -213,7 +214,7 @@ public final class SimulatedSwitch implements AutoCloseable {
 
     /** Whether it still answers (false after close or the exit-after fault). */
     public boolean isRunning() {
-        return running;
+        return running && !processor.isHalted();
     }
 
     /** Stops answering and releases the ports. The state file stays for the next start. */

@@ -15,6 +15,7 @@ import org.snmp4j.smi.OctetString;
 public final class FaultyCommandProcessor extends CommandProcessor {
     private final Faults faults;
     private final Runnable exitAction;
+    private volatile boolean halted;
 
     /**
      * A processor for one switch.
@@ -27,14 +28,32 @@ public final class FaultyCommandProcessor extends CommandProcessor {
         this.exitAction = exitAction;
     }
 
+    /** Whether the exit-after fault fired; from then on no request is processed or answered. */
+    public boolean isHalted() {
+        return halted;
+    }
+
+    @Override
+    public <A extends Address> void processPdu(CommandResponderEvent<A> event) {
+        if (!halted) {
+            super.processPdu(event);
+        }
+    }
+
     @Override
     protected <A extends Address> void sendResponse(CommandResponderEvent<A> requestEvent, PDU response) {
+        if (halted) {
+            return;
+        }
         boolean isSet = requestEvent.getPDU() != null && requestEvent.getPDU().getType() == PDU.SET;
+        boolean exitNow = isSet && faults.countSetAndCheckExit();
+        // Halt before answering, so nothing that arrives after this answer is processed.
+        halted = exitNow;
         if (!faults.dropsResponse(isSet)) {
             pause(faults.delayMs());
             super.sendResponse(requestEvent, response);
         }
-        if (isSet && faults.countSetAndCheckExit()) {
+        if (exitNow) {
             exitAction.run();
         }
     }
