@@ -40,4 +40,6 @@ install_test_prerequisites() {
   # Tell the container tests an engine is expected, so they fail loudly
   # rather than skip when Testcontainers cannot reach it.
   if docker info >/dev/null 2>&1; then export WALDO_EXPECT_DOCKER=1; fi
+  # Likewise the net-snmp interop tests fail rather than skip when the tools are here.
+  if command -v snmpget >/dev/null 2>&1; then export WALDO_EXPECT_SNMP=1; fi
 }
