@@ -3,6 +3,7 @@ package dev.waldo.net;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -13,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The network side of one host: it listens for peers, connects to peers, and
@@ -35,14 +37,16 @@ public final class NetNode implements AutoCloseable {
     private final WaldoChannelInitializer clientInitializer;
     private final ChannelGroup channels = new DefaultChannelGroup("waldo", GlobalEventExecutor.INSTANCE);
 
-    private NetNode(NetConfig config, LinkListener listener, int ioThreads) {
+    private NetNode(NetConfig config, LinkListener listener, int ioThreads, Supplier<ChannelHandler> protocolStage) {
         this.config = config;
         this.io = IoTransport.best();
         HostCredentials credentials = HostCredentials.load(config);
         TlsContexts tls = credentials == null ? null : TlsContexts.build(credentials);
         PeerPins pins = config.security() == Security.SELF_SIGNED ? new PeerPins(config.stateDir()) : null;
-        this.serverInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.server(), pins, listener);
-        this.clientInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.client(), pins, listener);
+        this.serverInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.server(), pins, listener,
+                protocolStage);
+        this.clientInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.client(), pins, listener,
+                protocolStage);
         this.group = io.newGroup(ioThreads, "waldo-net-" + config.hostId());
     }
 
@@ -51,12 +55,26 @@ public final class NetNode implements AutoCloseable {
      * the host's self-signed certificate in its state directory on first start.
      */
     public static NetNode start(NetConfig config, LinkListener listener) {
-        return new NetNode(config, listener, 0);
+        return new NetNode(config, listener, 0, null);
     }
 
     /** Starts a node with {@code ioThreads} I/O threads. */
     public static NetNode start(NetConfig config, LinkListener listener, int ioThreads) {
-        return new NetNode(config, listener, ioThreads);
+        return new NetNode(config, listener, ioThreads, null);
+    }
+
+    /**
+     * Starts a node whose connections carry the runtime core's protocol
+     * messages: {@code protocolStage} makes each connection's codec.
+     */
+    static NetNode start(NetConfig config, LinkListener listener, int ioThreads,
+                         Supplier<ChannelHandler> protocolStage) {
+        return new NetNode(config, listener, ioThreads, protocolStage);
+    }
+
+    /** The I/O threads; with one thread, everything the node reports happens on it, in order. */
+    EventLoopGroup group() {
+        return group;
     }
 
     /** This node's configuration. */

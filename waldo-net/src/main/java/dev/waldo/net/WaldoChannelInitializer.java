@@ -4,15 +4,18 @@ import dev.waldo.net.wire.Frame;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.protobuf.ProtobufDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Builds the pipeline of one connection, inbound from top to bottom:
  * TLS, idle detection, framing, protobuf decoding, heartbeats, handshake,
- * then the link handler that talks to the node.
+ * the protocol codec (when the node carries core messages), then the link
+ * handler that talks to the node.
  */
 final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     private final NetConfig config;
@@ -20,13 +23,17 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     private final PeerPins pins;
     private final LinkListener listener;
     private final FrameEncoder frameEncoder;
+    private final Supplier<ChannelHandler> protocolStage;
 
     /**
      * @param tls the client or server TLS context, or null when TLS is off
      * @param pins pinned peer certificates, for self-signed TLS
+     * @param protocolStage makes the stage that turns frames into protocol messages, or null to hand frames on
      */
-    WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener) {
+    WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
+                            Supplier<ChannelHandler> protocolStage) {
         this.config = config;
+        this.protocolStage = protocolStage;
         this.tls = tls;
         this.pins = pins;
         this.listener = listener;
@@ -46,6 +53,9 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("frameEncoder", frameEncoder);
         pipeline.addLast("heartbeat", new HeartbeatHandler(config.heartbeatTimeoutMs()));
         pipeline.addLast("handshake", new HandshakeHandler(config.hostId(), config.security(), pins));
+        if (protocolStage != null) {
+            pipeline.addLast("protocol", protocolStage.get());
+        }
         pipeline.addLast("link", new LinkHandler(listener));
     }
 }

@@ -19,7 +19,7 @@ class PipelineTest {
             .withHeartbeat(100, 300).withMaxFrameBytes(1024);
 
     private EmbeddedChannel channel() {
-        EmbeddedChannel channel = new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener));
+        EmbeddedChannel channel = new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener, null));
         channel.freezeTime();
         return channel;
     }

@@ -1,0 +1,57 @@
+package dev.waldo.net;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Host numbers for a network without a registry. The core names hosts by
+ * number (in attempt ids, priorities and participant sets) and those numbers
+ * travel between hosts, so every host must give a host id the same number:
+ * each derives it from the id itself (31 bits of its SHA-256). This directory
+ * also remembers which id a number stands for, and refuses a second id whose
+ * number collides with a known one.
+ */
+public final class HostNumbers {
+    private final Map<Integer, String> ids = new ConcurrentHashMap<>();
+
+    /** The number every host gives {@code hostId}: non-negative, so -1 can mean "unknown". */
+    public static int of(String hostId) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(hostId.getBytes(StandardCharsets.UTF_8));
+            int number = ((digest[0] & 0xff) << 24) | ((digest[1] & 0xff) << 16) | ((digest[2] & 0xff) << 8)
+                    | (digest[3] & 0xff);
+            return number & Integer.MAX_VALUE;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /**
+     * Records {@code hostId} and returns its number.
+     *
+     * @throws ProtocolViolationException if another known host id has the same number
+     */
+    public int register(String hostId) {
+        int number = of(hostId);
+        String known = ids.putIfAbsent(number, hostId);
+        if (known != null && !known.equals(hostId)) {
+            throw new ProtocolViolationException("host ids '" + known + "' and '" + hostId
+                    + "' map to the same host number " + number + "; rename one of the hosts");
+        }
+        return number;
+    }
+
+    /** The id of host {@code number}, or null if no such host was registered. */
+    public String id(int number) {
+        return ids.get(number);
+    }
+
+    /** The number of {@code hostId} if it was registered, else -1. */
+    public int known(String hostId) {
+        int number = of(hostId);
+        return hostId.equals(ids.get(number)) ? number : -1;
+    }
+}

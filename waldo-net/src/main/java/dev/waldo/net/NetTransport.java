@@ -1,0 +1,216 @@
+package dev.waldo.net;
+
+import dev.waldo.runtime.Transport;
+import dev.waldo.runtime.core.Envelope;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The runtime's {@link Transport} over TCP: one {@link NetNode} with a single
+ * I/O thread, so that every event the host receives (messages, links going
+ * down and up, ticks) arrives on that one thread, in order, as the contract
+ * requires. Messages to a host travel on the one link to it, so they arrive in
+ * the order sent; when the link fails the host hears {@code onLinkDown}, and
+ * connections this host opened are dialed again until the peer is back, so a
+ * commit decision reaches a participant that was unreachable for a while.
+ */
+public final class NetTransport implements Transport {
+    /** How often the core's clock ticks (re-sending unanswered commit messages every 10 ticks). */
+    static final long TICK_MS = 50;
+    private static final Logger log = LoggerFactory.getLogger(NetTransport.class);
+
+    private final NetConfig config;
+    private final int localHost;
+    private final HostNumbers hosts = new HostNumbers();
+    private final ProtocolGuard guard;
+    private final NetNode node;
+    private final EventLoop loop;
+    private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
+    /** Peers this host dialed, by host number: dialed again after their link goes down. */
+    private final Map<Integer, InetSocketAddress> dialed = new ConcurrentHashMap<>();
+    private final LinkListener linkEvents;
+    private volatile Receiver receiver;
+    private volatile LinkListener observer;
+    private volatile boolean closed;
+    private ScheduledFuture<?> ticks;
+
+    /** A transport for host {@code config.hostId()}; Waldo struct values are rebuilt with {@code structs}. */
+    public NetTransport(NetConfig config, StructResolver structs) {
+        this.config = config;
+        this.localHost = hosts.register(config.hostId());
+        this.guard = new ProtocolGuard(localHost);
+        ValueCodec values = new ValueCodec(structs);
+        this.linkEvents = new Links();
+        this.node = NetNode.start(config, linkEvents, 1, () -> new ProtocolCodec(localHost, hosts, guard, values));
+        this.loop = node.group().next();
+    }
+
+    /** This host's configuration. */
+    public NetConfig config() {
+        return config;
+    }
+
+    /** Accepts peers on {@code address} (port 0 picks one) and returns the bound address. */
+    public InetSocketAddress listen(InetSocketAddress address) {
+        return node.listen(address);
+    }
+
+    /**
+     * Connects to the host at {@code address}. If the link later goes down,
+     * this transport dials the address again every heartbeat period until the
+     * peer answers or the transport closes.
+     *
+     * @return completes with the peer's host id once the link is up
+     */
+    public CompletableFuture<String> connect(InetSocketAddress address) {
+        return node.connect(address).thenApply(link -> {
+            dialed.put(HostNumbers.of(link.hostId()), address);
+            return link.hostId();
+        });
+    }
+
+    /** The link to {@code hostId}, or null when there is none. */
+    public PeerLink link(String hostId) {
+        return links.get(HostNumbers.of(hostId));
+    }
+
+    /** Also reports link events and non-protocol messages to {@code observer} (the host wiring uses it). */
+    void observe(LinkListener observer) {
+        this.observer = observer;
+    }
+
+    @Override
+    public int localHost() {
+        return localHost;
+    }
+
+    /** Hosts become known once a link to them was up; others are not on the network. */
+    @Override
+    public int hostNumber(String hostId) {
+        return hosts.known(hostId);
+    }
+
+    @Override
+    public String hostId(int host) {
+        return hosts.id(host);
+    }
+
+    @Override
+    public void start(Receiver receiver) {
+        this.receiver = receiver;
+        ticks = loop.scheduleAtFixedRate(() -> receiver.onTick(), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void send(Envelope envelope) {
+        if (envelope.to() == localHost) {
+            loop.execute(() -> deliver(envelope));
+            return;
+        }
+        PeerLink link = links.get(envelope.to());
+        if (link == null) {
+            // The contract: a message that cannot arrive is followed by link down.
+            loop.execute(() -> {
+                if (!links.containsKey(envelope.to()) && receiver != null) {
+                    receiver.onLinkDown(envelope.to());
+                }
+            });
+            return;
+        }
+        link.send(envelope);
+    }
+
+    private void deliver(Envelope envelope) {
+        if (receiver != null && !closed) {
+            receiver.onMessage(envelope);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (ticks != null) {
+            ticks.cancel(false);
+        }
+        node.close();
+    }
+
+    private void redial(int host) {
+        InetSocketAddress address = dialed.get(host);
+        if (address == null || closed) {
+            return;
+        }
+        loop.schedule(() -> {
+            if (closed || links.containsKey(host)) {
+                return;
+            }
+            node.connect(address).whenComplete((link, failure) -> {
+                if (failure != null) {
+                    redial(host);
+                }
+            });
+        }, config.heartbeatPeriodMs(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Keeps one link per peer host and turns link events into the receiver's. Runs on the I/O thread. */
+    private final class Links implements LinkListener {
+        @Override
+        public void linkUp(PeerLink link) {
+            int host = hosts.register(link.hostId());
+            PeerLink previous = links.put(host, link);
+            if (previous != null) {
+                // Messages on the old link may be lost: tell the core, as for any link down.
+                previous.close("replaced by a newer connection to the same host");
+                notifyDown(host);
+            }
+            if (receiver != null) {
+                receiver.onLinkUp(host);
+            }
+            LinkListener watcher = observer;
+            if (watcher != null) {
+                watcher.linkUp(link);
+            }
+        }
+
+        @Override
+        public void message(PeerLink link, Object message) {
+            if (message instanceof Envelope envelope) {
+                deliver(envelope);
+                return;
+            }
+            LinkListener watcher = observer;
+            if (watcher == null) {
+                throw new ProtocolViolationException("unexpected frame " + message.getClass().getSimpleName());
+            }
+            watcher.message(link, message);
+        }
+
+        @Override
+        public void linkDown(PeerLink link, String reason) {
+            int host = HostNumbers.of(link.hostId());
+            if (!links.remove(host, link)) {
+                return;
+            }
+            log.info("host {} lost link to {}: {}", config.hostId(), link.hostId(), reason);
+            notifyDown(host);
+            LinkListener watcher = observer;
+            if (watcher != null) {
+                watcher.linkDown(link, reason);
+            }
+            redial(host);
+        }
+
+        private void notifyDown(int host) {
+            if (receiver != null && !closed) {
+                receiver.onLinkDown(host);
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.waldo.net;
+
+import dev.waldo.net.wire.Frame;
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.core.Priority;
+import dev.waldo.runtime.core.TxnId;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.MessageToMessageCodec;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Translates between the core's protocol messages and wire frames on one
+ * connection, after the handshake. It owns the connection's name aliases and
+ * Lamport clock deltas, so it runs on the connection's I/O thread in write
+ * order, and it checks every inbound message against the {@link ProtocolGuard}
+ * before the core may see it.
+ */
+final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
+    private final int localHost;
+    private final HostNumbers hosts;
+    private final ProtocolGuard guard;
+    private final WireMessages messages;
+    private final OutboundNames outboundNames = new OutboundNames();
+    private final InboundNames inboundNames = new InboundNames();
+    private int peerHost = -1;
+    private long lastClockSent;
+    private long lastClockReceived;
+
+    ProtocolCodec(int localHost, HostNumbers hosts, ProtocolGuard guard, ValueCodec values) {
+        this.localHost = localHost;
+        this.hosts = hosts;
+        this.guard = guard;
+        this.messages = new WireMessages(values, new Aliases());
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event == HandshakeHandler.COMPLETED) {
+            peerHost = hosts.register(ctx.channel().attr(PeerLink.KEY).get().hostId());
+        }
+        super.userEventTriggered(ctx, event);
+    }
+
+    @Override
+    protected void encode(ChannelHandlerContext ctx, Envelope envelope, List<Object> out) {
+        Frame.Builder frame = Frame.newBuilder().setClockDelta(envelope.clock() - lastClockSent);
+        lastClockSent = envelope.clock();
+        messages.encode(envelope.message(), envelope.clock(), frame);
+        outboundNames.attachDefinitions(frame);
+        guard.sent(peerHost, envelope.message());
+        out.add(frame.build());
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, Frame frame, List<Object> out) {
+        frame.getNamesList().forEach(inboundNames::define);
+        long clock = lastClockReceived + frame.getClockDelta();
+        Message message = messages.decode(frame, clock);
+        lastClockReceived = clock;
+        guard.received(peerHost, message);
+        out.add(new Envelope(peerHost, localHost, clock, message));
+    }
+
+    /** Host numbers and names as aliases of this connection, in both directions. */
+    final class Aliases {
+        /** The wire alias of host {@code number} in a frame this host sends. */
+        int hostAlias(int number) {
+            if (number == localHost) {
+                return OutboundNames.SENDER;
+            }
+            if (number == peerHost) {
+                return OutboundNames.RECEIVER;
+            }
+            String id = hosts.id(number);
+            if (id == null) {
+                throw new IllegalStateException("core sent host number " + number + ", which no link announced");
+            }
+            return outboundNames.alias(id);
+        }
+
+        /** The host number behind wire alias {@code alias} in a frame the peer sent. */
+        int hostNumber(int alias) {
+            return switch (alias) {
+                case OutboundNames.SENDER -> peerHost;
+                case OutboundNames.RECEIVER -> localHost;
+                default -> hosts.register(inboundNames.name(alias));
+            };
+        }
+
+        int nameAlias(String name) {
+            return outboundNames.alias(name);
+        }
+
+        String name(int alias) {
+            return inboundNames.name(alias);
+        }
+
+        TxnId txn(int hostAlias, long serial) {
+            return new TxnId(hostNumber(hostAlias), serial);
+        }
+
+        /** Participants without the sender, which the receiver adds back. */
+        Set<Integer> participantsOf(List<Integer> aliases) {
+            Set<Integer> participants = new HashSet<>();
+            participants.add(peerHost);
+            for (int alias : aliases) {
+                participants.add(hostNumber(alias));
+            }
+            return participants;
+        }
+
+        boolean isLocal(int number) {
+            return number == localHost;
+        }
+
+        /** A priority's wire form is relative to the attempt it travels with (see the .proto file). */
+        dev.waldo.net.wire.Priority priority(Priority priority, TxnId txn, long clock) {
+            var wire = dev.waldo.net.wire.Priority.newBuilder().setPrimary(priority.primary())
+                    .setAge(clock - priority.timestamp()).setRootOffset(txn.serial() - priority.root());
+            if (priority.host() != txn.host()) {
+                wire.setHost(hostAlias(priority.host()));
+            }
+            return wire.build();
+        }
+
+        Priority priority(dev.waldo.net.wire.Priority wire, TxnId txn, long clock) {
+            int host = wire.hasHost() ? hostNumber(wire.getHost()) : txn.host();
+            return new Priority(wire.getPrimary(), clock - wire.getAge(), host, txn.serial() - wire.getRootOffset());
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package dev.waldo.net;
+
+import dev.waldo.net.wire.Ack;
+import dev.waldo.net.wire.Backout;
+import dev.waldo.net.wire.Call;
+import dev.waldo.net.wire.Commit;
+import dev.waldo.net.wire.Entry;
+import dev.waldo.net.wire.Frame;
+import dev.waldo.net.wire.Invocation;
+import dev.waldo.net.wire.Prepare;
+import dev.waldo.net.wire.Promote;
+import dev.waldo.net.wire.Reply;
+import dev.waldo.net.wire.Response;
+import dev.waldo.net.wire.StepInvocation;
+import dev.waldo.net.wire.Value;
+import dev.waldo.net.wire.Vote;
+import dev.waldo.net.wire.Wound;
+import dev.waldo.runtime.NetPayloads;
+import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.core.TxnId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The mapping between each core {@link Message} and its wire message, field
+ * by field. Names and hosts become aliases of the connection; Waldo values go
+ * through the {@link ValueCodec}. Decoding checks what protobuf cannot: the
+ * frame carries a protocol message, and every alias and enum is known.
+ */
+final class WireMessages {
+    private final ValueCodec values;
+    private final ProtocolCodec.Aliases aliases;
+
+    WireMessages(ValueCodec values, ProtocolCodec.Aliases aliases) {
+        this.values = values;
+        this.aliases = aliases;
+    }
+
+    // ---- encoding --------------------------------------------------------------------------
+
+    void encode(Message message, long clock, Frame.Builder frame) {
+        TxnId txn = message.txn();
+        int host = aliases.hostAlias(txn.host());
+        long serial = txn.serial();
+        switch (message) {
+            case Message.Call call -> frame.setCall(encodeCall(call, clock, host));
+            case Message.Reply reply -> frame.setReply(encodeReply(reply, host));
+            case Message.Wound ignored -> frame.setWound(Wound.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Promote promote -> frame.setPromote(Promote.newBuilder().setTxnHost(host).setTxnSerial(serial)
+                    .setPriority(aliases.priority(promote.priority(), txn, clock)));
+            case Message.Prepare ignored -> frame.setPrepare(Prepare.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Vote vote -> frame.setVote(Vote.newBuilder().setTxnHost(host).setTxnSerial(serial)
+                    .setVerdictValue(vote.verdict().ordinal()).setReason(vote.reason() == null ? "" : vote.reason()));
+            case Message.Commit ignored -> frame.setCommit(Commit.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
+        }
+    }
+
+    private Call encodeCall(Message.Call call, long clock, int host) {
+        Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(call.txn().serial())
+                .setPriority(aliases.priority(call.priority(), call.txn(), clock)).setCallId(call.callId());
+        NetPayloads.visit(call.request(), new NetPayloads.Visitor<Void>() {
+            @Override
+            public Void invocation(long object, String function, Object[] args) {
+                Invocation.Builder invocation = Invocation.newBuilder().setObject(object)
+                        .setFunction(aliases.nameAlias(function));
+                for (Object arg : args) {
+                    invocation.addArgs(values.encode(arg));
+                }
+                wire.setInvocation(invocation);
+                return null;
+            }
+
+            @Override
+            public Void step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
+                wire.setStep(StepInvocation.newBuilder().setObject(object).setFrame(frame)
+                        .setSequence(aliases.nameAlias(sequence)).setStep(step).addAllChanges(entries(changes)));
+                return null;
+            }
+
+            @Override
+            public Void response(int kind, Object value, String message, Map<String, Object> changes,
+                                 boolean returned) {
+                throw new IllegalArgumentException("a Call carries a request, not a response");
+            }
+        });
+        return wire.build();
+    }
+
+    private Reply encodeReply(Message.Reply reply, int host) {
+        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(reply.txn().serial())
+                .setCallId(reply.callId()).setWounded(reply.wounded());
+        for (int participant : reply.participants()) {
+            if (!aliases.isLocal(participant)) {
+                wire.addParticipants(aliases.hostAlias(participant));
+            }
+        }
+        if (reply.response() != null) {
+            wire.setResponse(encodeResponse(reply.response()));
+        }
+        return wire.build();
+    }
+
+    private Response encodeResponse(Object response) {
+        return NetPayloads.visit(response, new NetPayloads.Visitor<>() {
+            @Override
+            public Response invocation(long object, String function, Object[] args) {
+                throw new IllegalArgumentException("a Reply carries a response, not a call");
+            }
+
+            @Override
+            public Response step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
+                throw new IllegalArgumentException("a Reply carries a response, not a step");
+            }
+
+            @Override
+            public Response response(int kind, Object value, String message, Map<String, Object> changes,
+                                     boolean returned) {
+                Response.Builder wire = Response.newBuilder().setKindValue(kind).setReturned(returned)
+                        .addAllChanges(entries(changes));
+                if (value != null) {
+                    wire.setValue(values.encode(value));
+                }
+                if (message != null) {
+                    wire.setMessage(message);
+                }
+                return wire.build();
+            }
+        });
+    }
+
+    private List<Entry> entries(Map<String, Object> changes) {
+        List<Entry> entries = new ArrayList<>(changes.size());
+        for (Map.Entry<String, Object> change : changes.entrySet()) {
+            entries.add(Entry.newBuilder().setName(aliases.nameAlias(change.getKey()))
+                    .setValue(values.encode(change.getValue())).build());
+        }
+        return entries;
+    }
+
+    // ---- decoding --------------------------------------------------------------------------
+
+    Message decode(Frame frame, long clock) {
+        return switch (frame.getBodyCase()) {
+            case CALL -> decodeCall(frame.getCall(), clock);
+            case REPLY -> decodeReply(frame.getReply());
+            case WOUND -> new Message.Wound(txn(frame.getWound().getTxnHost(), frame.getWound().getTxnSerial()));
+            case PROMOTE -> decodePromote(frame.getPromote(), clock);
+            case PREPARE -> new Message.Prepare(txn(frame.getPrepare().getTxnHost(), frame.getPrepare().getTxnSerial()));
+            case VOTE -> decodeVote(frame.getVote());
+            case COMMIT -> new Message.Commit(txn(frame.getCommit().getTxnHost(), frame.getCommit().getTxnSerial()));
+            case BACKOUT -> new Message.Backout(txn(frame.getBackout().getTxnHost(), frame.getBackout().getTxnSerial()));
+            case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
+            case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
+            case HEARTBEAT -> throw new IllegalStateException("heartbeats are consumed before the protocol codec");
+            case BODY_NOT_SET -> throw new ProtocolViolationException("frame carries no message");
+        };
+    }
+
+    private TxnId txn(int hostAlias, long serial) {
+        return aliases.txn(hostAlias, serial);
+    }
+
+    private Message decodeCall(Call call, long clock) {
+        TxnId txn = txn(call.getTxnHost(), call.getTxnSerial());
+        Object request = switch (call.getRequestCase()) {
+            case INVOCATION -> decodeInvocation(call.getInvocation());
+            case STEP -> NetPayloads.step(call.getStep().getObject(), call.getStep().getFrame(),
+                    aliases.name(call.getStep().getSequence()), call.getStep().getStep(),
+                    changes(call.getStep().getChangesList()));
+            case REQUEST_NOT_SET -> throw new ProtocolViolationException("call " + call.getCallId()
+                    + " of attempt " + txn + " carries no request");
+        };
+        return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock), call.getCallId(), request);
+    }
+
+    private Object decodeInvocation(Invocation invocation) {
+        Object[] args = new Object[invocation.getArgsCount()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = values.decode(invocation.getArgs(i));
+        }
+        return NetPayloads.invocation(invocation.getObject(), aliases.name(invocation.getFunction()), args);
+    }
+
+    private Message decodeReply(Reply reply) {
+        TxnId txn = txn(reply.getTxnHost(), reply.getTxnSerial());
+        Object response = reply.hasResponse() ? decodeResponse(reply.getResponse()) : null;
+        return new Message.Reply(txn, reply.getCallId(), response, reply.getWounded(),
+                aliases.participantsOf(reply.getParticipantsList()));
+    }
+
+    private Object decodeResponse(Response response) {
+        if (response.getKind() == Response.Kind.UNRECOGNIZED) {
+            throw new ProtocolViolationException("response of unknown kind " + response.getKindValue());
+        }
+        Object value = response.hasValue() ? values.decode(response.getValue()) : null;
+        String message = response.getMessage().isEmpty() ? null : response.getMessage();
+        return NetPayloads.response(response.getKindValue(), value, message, changes(response.getChangesList()),
+                response.getReturned());
+    }
+
+    private Message decodePromote(Promote promote, long clock) {
+        TxnId txn = txn(promote.getTxnHost(), promote.getTxnSerial());
+        return new Message.Promote(txn, aliases.priority(promote.getPriority(), txn, clock));
+    }
+
+    private Message decodeVote(Vote vote) {
+        if (vote.getVerdict() == Vote.Verdict.UNRECOGNIZED) {
+            throw new ProtocolViolationException("vote with unknown verdict " + vote.getVerdictValue());
+        }
+        Message.Verdict verdict = Message.Verdict.values()[vote.getVerdictValue()];
+        String reason = vote.getReason().isEmpty() ? null : vote.getReason();
+        return new Message.Vote(txn(vote.getTxnHost(), vote.getTxnSerial()), verdict, reason);
+    }
+
+    private Map<String, Object> changes(List<Entry> entries) {
+        Map<String, Object> changes = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            changes.put(aliases.name(entry.getName()), values.decode(entry.getValue()));
+        }
+        return changes;
+    }
+}
