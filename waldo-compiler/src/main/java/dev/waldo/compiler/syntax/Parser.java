@@ -798,27 +798,36 @@ public final class Parser {
         if (check(type)) {
             return advance();
         }
-        throw error(peek(), "expected " + type.describe() + " " + context + ", found " + peek().describe());
+        Token found = peek();
+        throw report(found, where(found), "expected " + type.describe() + " " + context + ", found "
+                + found.describe());
     }
 
     /**
      * Reports an error at {@code token} and returns the exception to unwind with. A token the
      * lexer already complained about, or a second error at the same place, is not reported again.
-     * When the token starts a later line than the previous token ended on (a missing ';' or ')'),
-     * the error points just past the previous token, where the fix belongs.
      */
     private ParseError error(Token token, String message) {
+        return report(token, token.span(), message);
+    }
+
+    private ParseError report(Token token, Span at, String message) {
         if (token.type() != TokenType.ERROR && token.span().start() != lastErrorOffset) {
             lastErrorOffset = token.span().start();
-            diagnostics.error(where(token), message);
+            diagnostics.error(at, message);
         }
         return new ParseError();
     }
 
-    private Span where(Token token) {
-        if (current == 0 || tokens.get(current - 1).span().line() >= token.span().line()
-                || tokens.get(current) != token) {
-            return token.span();
+    /**
+     * Where a missing token is reported: when the token found instead starts a later line than
+     * the previous token (a forgotten ';' or ')'), just past the previous token, where the fix
+     * belongs; otherwise at the token found.
+     */
+    private Span where(Token found) {
+        if (current == 0 || found.type() == TokenType.EOF
+                || previous().span().line() >= found.span().line()) {
+            return found.span();
         }
         Span last = previous().span();
         int length = last.end() - last.start();
