@@ -9,6 +9,19 @@ public final class WMap<K, V> extends LinkedHashMap<K, V> {
     public WMap() {
     }
 
+    /**
+     * Builds a map literal from alternating keys and values; generated code
+     * gives the type arguments, so the casts cannot fail.
+     */
+    @SuppressWarnings("unchecked")
+    public static <K, V> WMap<K, V> of(Object... keysAndValues) {
+        WMap<K, V> map = new WMap<>();
+        for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+            map.put((K) keysAndValues[i], (V) keysAndValues[i + 1]);
+        }
+        return map;
+    }
+
     /** A map holding {@code entries} as they are (callers copy them first when needed). */
     public WMap(Map<? extends K, ? extends V> entries) {
         super(entries);

@@ -1,0 +1,90 @@
+package dev.waldo.compiler.emit;
+
+import java.util.Set;
+
+/**
+ * Maps Waldo identifiers to Java ones. Waldo names never contain '$', so the
+ * emitter's own names ({@code $ctx}, {@code name$}) cannot collide with the
+ * user's; Waldo names that are Java keywords or that would hide a method of
+ * the runtime's base classes get a trailing '_'.
+ */
+final class JavaNames {
+    private static final Set<String> RESERVED = Set.of(
+            // Java keywords and literals that are legal Waldo identifiers.
+            "abstract", "assert", "boolean", "byte", "case", "char", "class", "const", "default", "do",
+            "double", "enum", "extends", "final", "float", "goto", "implements", "import", "instanceof",
+            "int", "interface", "long", "native", "new", "null", "package", "private", "protected",
+            "public", "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw",
+            "throws", "transient", "void", "volatile", "true", "false", "var", "yield", "record",
+            "sealed", "permits", "exports", "module", "open", "opens", "provides", "requires", "to",
+            "transitive", "uses", "with", "when", "_",
+            // Methods of WaldoObject/WaldoEndpoint and Object that a Public method would clash with.
+            "host", "kind", "ref", "id", "partner", "create", "transact", "dispatch", "runStep",
+            "committedValue", "mapVar", "getClass", "hashCode", "equals", "toString", "clone",
+            "finalize", "notify", "notifyAll", "wait",
+            // Classes the emitted code names without qualification.
+            "Ctx", "Host", "Values", "Builtins", "Dispatch", "WList", "WMap", "SequenceFrame",
+            "Object", "String", "Double", "Boolean", "Math");
+
+    private JavaNames() {
+    }
+
+    /** The Java name for a Waldo variable, parameter, field or Public method. */
+    static String of(String waldoName) {
+        return RESERVED.contains(waldoName) ? waldoName + "_" : waldoName;
+    }
+
+    /** The Java class name for an endpoint kind, service or struct. */
+    static String ofClass(String waldoName) {
+        return RESERVED.contains(waldoName) || waldoName.equals("EndpointRef") || waldoName.equals("Annotation")
+                || waldoName.equals("TVar") || waldoName.equals("TMap") ? waldoName + "_" : waldoName;
+    }
+
+    /** The in-transaction method that runs Waldo function {@code name}. */
+    static String body(String name) {
+        return name + "$";
+    }
+
+    /** The method that runs sequence {@code name} from its first endpoint. */
+    static String sequence(String name) {
+        return "seq$" + name;
+    }
+
+    /** The method that runs one step of a sequence on the endpoint that owns it. */
+    static String step(String sequence, String step) {
+        return "step$" + sequence + "$" + step;
+    }
+
+    /** A Java string literal for {@code text}. */
+    static String literal(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c > 0x7e) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    /** A Java double literal for {@code number}. */
+    static String literal(double number) {
+        if (Double.isNaN(number)) {
+            return "Double.NaN";
+        }
+        if (Double.isInfinite(number)) {
+            return number > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
+        }
+        return Double.toString(number);
+    }
+}
