@@ -130,6 +130,16 @@ public final class Host implements AutoCloseable {
         return inCore(core::waitingRequests);
     }
 
+    /** The current priority of the attempt behind {@code ctx}, for tests of the scheduling rules. */
+    dev.waldo.runtime.core.Priority priorityOf(Ctx ctx) {
+        return inCore(() -> core.priorityOf(((LocalTxn) ctx).id));
+    }
+
+    /** The attempt behind {@code ctx}, for tests. */
+    static TxnId attemptOf(Ctx ctx) {
+        return ((LocalTxn) ctx).id;
+    }
+
     // ---- what the rest of the runtime calls ------------------------------------------------
 
     long register(WaldoObject object) {
