@@ -1,5 +1,6 @@
 package dev.waldo.compiler;
 
+import dev.waldo.compiler.check.CheckedProgram;
 import dev.waldo.compiler.check.Frontend;
 import dev.waldo.compiler.diag.Diagnostic;
 import dev.waldo.compiler.diag.SourceFile;
@@ -28,11 +29,12 @@ public final class WaldoCompiler {
     /**
      * The outcome of a compilation.
      *
+     * @param program     the checked program, or null when there were errors
      * @param javaSources emitted Java by relative path; empty when there were errors
      * @param diagnostics every error found, in order
      * @param rendered    the diagnostics as the user sees them, with source lines and carets
      */
-    public record Result(Map<String, String> javaSources, List<Diagnostic> diagnostics, String rendered) {
+    public record Result(CheckedProgram program, Map<String, String> javaSources, List<Diagnostic> diagnostics, String rendered) {
         /** Whether the program compiled without errors. */
         public boolean ok() {
             return diagnostics.isEmpty();
@@ -51,11 +53,11 @@ public final class WaldoCompiler {
     public static Result compile(List<SourceFile> files, String javaPackage) {
         Frontend.Result front = Frontend.parseAndCheck(files);
         if (!front.ok()) {
-            return new Result(Map.of(), front.diagnostics(), Frontend.render(front.diagnostics(), files));
+            return new Result(null, Map.of(), front.diagnostics(), Frontend.render(front.diagnostics(), files));
         }
         String sourceName = files.stream().map(f -> Path.of(f.name()).getFileName().toString())
                 .reduce((a, b) -> a + ", " + b).orElse("<none>");
-        return new Result(JavaEmitter.emit(front.program(), javaPackage, sourceName), List.of(), "");
+        return new Result(front.program(), JavaEmitter.emit(front.program(), javaPackage, sourceName), List.of(), "");
     }
 
     /** Reads {@code paths} as UTF-8 source files named as given. */
