@@ -18,6 +18,8 @@ import java.util.Set;
 public final class Parser {
     /** Deeper nesting than this is reported instead of risking the Java stack. */
     private static final int MAX_DEPTH = 150;
+    /** Longer chains of binary operators than this are reported, for the same reason. */
+    private static final int MAX_CHAIN = 1000;
 
     private static final Set<TokenType> TYPE_KEYWORDS = EnumSet.of(TokenType.NUMBER_TYPE,
             TokenType.TEXT_TYPE, TokenType.TRUE_FALSE, TokenType.NOTHING, TokenType.ENDPOINT,
@@ -435,7 +437,12 @@ public final class Parser {
         Stmt then = statement();
         Stmt otherwise = null;
         if (check(TokenType.ELSE_IF)) {
-            otherwise = ifStatement();
+            enter(peek());
+            try {
+                otherwise = ifStatement();
+            } finally {
+                depth--;
+            }
         } else if (match(TokenType.ELSE)) {
             otherwise = statement();
         }
@@ -568,7 +575,8 @@ public final class Parser {
     // or = and { "or" and } ;
     private Expr or() {
         Expr left = and();
-        while (match(TokenType.OR)) {
+        for (int links = 1; match(TokenType.OR); links++) {
+            chain(links);
             left = binary(left, Expr.BinaryOp.OR, and());
         }
         return left;
@@ -577,7 +585,8 @@ public final class Parser {
     // and = not { "and" not } ;
     private Expr and() {
         Expr left = not();
-        while (match(TokenType.AND)) {
+        for (int links = 1; match(TokenType.AND); links++) {
+            chain(links);
             left = binary(left, Expr.BinaryOp.AND, not());
         }
         return left;
@@ -600,7 +609,7 @@ public final class Parser {
     // comparison = additive { ( "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not" "in" ) additive } ;
     private Expr comparison() {
         Expr left = additive();
-        while (true) {
+        for (int links = 1; ; links++) {
             Expr.BinaryOp op = switch (peek().type()) {
                 case EQUAL -> Expr.BinaryOp.EQ;
                 case NOT_EQUAL -> Expr.BinaryOp.NE;
@@ -615,6 +624,7 @@ public final class Parser {
             if (op == null) {
                 return left;
             }
+            chain(links);
             advance();
             if (op == Expr.BinaryOp.NOT_IN) {
                 advance();
@@ -626,7 +636,8 @@ public final class Parser {
     // additive = multiplicative { ( "+" | "-" ) multiplicative } ;
     private Expr additive() {
         Expr left = multiplicative();
-        while (check(TokenType.PLUS) || check(TokenType.MINUS)) {
+        for (int links = 1; check(TokenType.PLUS) || check(TokenType.MINUS); links++) {
+            chain(links);
             Expr.BinaryOp op = advance().type() == TokenType.PLUS ? Expr.BinaryOp.ADD : Expr.BinaryOp.SUB;
             left = binary(left, op, multiplicative());
         }
@@ -636,7 +647,8 @@ public final class Parser {
     // multiplicative = unary { ( "*" | "/" | "%" ) unary } ;
     private Expr multiplicative() {
         Expr left = unary();
-        while (check(TokenType.STAR) || check(TokenType.SLASH) || check(TokenType.PERCENT)) {
+        for (int links = 1; check(TokenType.STAR) || check(TokenType.SLASH) || check(TokenType.PERCENT); links++) {
+            chain(links);
             Expr.BinaryOp op = switch (advance().type()) {
                 case STAR -> Expr.BinaryOp.MUL;
                 case SLASH -> Expr.BinaryOp.DIV;
@@ -649,6 +661,14 @@ public final class Parser {
 
     private Expr binary(Expr left, Expr.BinaryOp op, Expr right) {
         return new Expr.Binary(left, op, right, left.span().to(right.span()));
+    }
+
+    // A chain of thousands of operators would make a left-leaning tree deeper than later passes
+    // can walk recursively, so very long chains are reported instead.
+    private void chain(int links) {
+        if (links > MAX_CHAIN) {
+            throw error(peek(), "expression has too many operators; split it into smaller ones");
+        }
     }
 
     // unary = "-" unary | postfix ;
