@@ -62,6 +62,8 @@ final class BodyChecker {
             enter(info, null, BodyKind.INITIALIZER, "'" + info.name() + "'", Type.NOTHING);
             switch (member) {
                 case VarDecl v -> {
+                    // Annotation values are literals; typing them lets the emitter read them uniformly.
+                    v.annotations().forEach(a -> a.args().forEach(arg -> exprs.check(arg.value(), null)));
                     if (v.init() != null) {
                         exprs.require(v.init(), declaredType(v), "the initial value of '" + v.name() + "'");
                     }
