@@ -15,8 +15,10 @@ import java.util.Map;
  * @param sequences sequences by name, in source order
  * @param types     the type of every expression
  * @param symbols   what each {@link Expr.Name}, {@link Expr.Call} and {@link Expr.MethodCall}
- *                  resolves to, and what each declaring node declares: {@code VarDecl},
- *                  {@code Param}, {@code Stmt.For} (its loop variable), {@code Stmt.Catch}
+ *                  resolves to, and what each declaring node declares: {@code VarDecl}
+ *                  (except struct fields, see {@link StructInfo}), {@code Param},
+ *                  {@code Stmt.For} (its loop variable, possibly an existing variable),
+ *                  {@code Stmt.Catch} and {@code Member.FunctionDecl}
  * @param typeRefs  the type each written {@link TypeRef} denotes
  */
 public record CheckedProgram(Program program, Map<String, KindInfo> kinds,
