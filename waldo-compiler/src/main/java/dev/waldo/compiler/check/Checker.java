@@ -153,6 +153,10 @@ public final class Checker {
                     if (BUILTINS.containsKey(f.name())) {
                         diagnostics.error(f.nameSpan(), "cannot declare function '" + f.name()
                                 + "': it is a built-in function");
+                    } else if (topLevel.get(f.name()) instanceof Decl.SequenceDecl) {
+                        // A call f() would silently pick the function over the sequence.
+                        diagnostics.error(f.nameSpan(), "function '" + f.name() + "' has the name of a "
+                                + "sequence, so calls to it would be ambiguous; rename one of them");
                     } else if (claim(names, f.name(), f.nameSpan())) {
                         functions.put(f.name(), function);
                     }

@@ -87,7 +87,12 @@ public final class Lexer {
             skipDigits();
         }
         String lexeme = text.substring(tokenStart, offset);
-        add(TokenType.NUMBER, Double.parseDouble(lexeme));
+        double value = Double.parseDouble(lexeme);
+        if (Double.isInfinite(value)) {
+            errorToken("number '" + lexeme + "' is too large for a Number");
+            return;
+        }
+        add(TokenType.NUMBER, value);
     }
 
     private void skipDigits() {
