@@ -276,7 +276,7 @@ public final class Checker {
             return true;
         }
         String problem = decl == null ? "there is no Endpoint named '" + step.kind() + "'"
-                : "'" + step.kind() + "' is a " + keyword(decl) + ", not an Endpoint";
+                : "'" + step.kind() + "' is " + described(decl) + ", not an Endpoint";
         diagnostics.error(step.kindSpan(), "step '" + step.kind() + "." + step.name() + "': " + problem);
         return false;
     }
@@ -347,7 +347,7 @@ public final class Checker {
             diagnostics.error(ref.span(), "undefined type '" + ref.name() + "'");
         } else {
             String hint = decl instanceof Decl.SequenceDecl ? "" : "; use the type Endpoint";
-            diagnostics.error(ref.span(), "'" + ref.name() + "' is a " + keyword(decl) + ", not a type" + hint);
+            diagnostics.error(ref.span(), "'" + ref.name() + "' is " + described(decl) + ", not a type" + hint);
         }
         return Type.ERROR;
     }
@@ -367,6 +367,11 @@ public final class Checker {
     void duplicate(Span at, String name, Span first) {
         String where = first.file().equals(at.file()) ? "line " + first.line() : first.file() + ":" + first.line();
         diagnostics.error(at, "duplicate declaration: '" + name + "' is already declared at " + where);
+    }
+
+    /** Names what a declaration is, with its article: "an Endpoint", "a Struct". */
+    static String described(Decl decl) {
+        return (decl instanceof Decl.EndpointDecl ? "an " : "a ") + keyword(decl);
     }
 
     static String keyword(Decl decl) {

@@ -122,7 +122,7 @@ final class ExprChecker {
         Decl decl = checker.topLevel().get(n.name());
         KindInfo kind = body.kind();
         if (decl != null) {
-            error(n.span(), "'" + n.name() + "' is a " + Checker.keyword(decl) + ", not a value");
+            error(n.span(), "'" + n.name() + "' is " + Checker.described(decl) + ", not a value");
         } else if (kind != null && kind.functions().containsKey(n.name())) {
             error(n.span(), "'" + n.name() + "' is a function; call it with " + n.name() + "(...)");
         } else {
@@ -269,7 +269,9 @@ final class ExprChecker {
             return new Builtins(this, c).check(builtin);
         }
         c.args().forEach(this::value);
-        error(c.nameSpan(), undefinedFunction(c.name(), kind));
+        Decl decl = checker.topLevel().get(c.name());
+        error(c.nameSpan(), decl != null ? "'" + c.name() + "' is " + Checker.described(decl) + ", not a function"
+                : undefinedFunction(c.name(), kind));
         return Type.ERROR;
     }
 
