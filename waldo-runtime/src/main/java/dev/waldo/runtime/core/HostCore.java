@@ -248,19 +248,21 @@ public final class HostCore {
     // ---- two-phase commit ------------------------------------------------------------------
 
     private void startVoting(RootRecord root, TxnRecord record) {
-        root.phase = RootRecord.Phase.VOTING;
         root.participants = Set.copyOf(record.participants);
+        for (int participant : root.participants) {
+            if (down.contains(participant)) {
+                // A participant holds effects of this attempt but cannot commit them: retry,
+                // and the retry meets the unreachable host where the program can handle it.
+                decideBackout(root, Result.RETRY, "host " + participant + " is unreachable");
+                return;
+            }
+        }
+        root.phase = RootRecord.Phase.VOTING;
         record.state = State.PREPARING;
         record.coordinator = host;
         root.awaiting.addAll(root.participants);
         root.awaiting.add(host);
         root.ticksSinceSend = 0;
-        for (int participant : root.participants) {
-            if (down.contains(participant)) {
-                decideBackout(root, Result.RETRY, "host " + participant + " is unreachable");
-                return;
-            }
-        }
         for (int participant : root.participants) {
             send(participant, new Message.Prepare(record.id));
         }
