@@ -1,0 +1,112 @@
+package dev.waldoconf.service;
+
+import dev.waldo.runtime.Binding;
+import dev.waldo.runtime.BoundTransaction;
+import dev.waldo.runtime.WaldoObject;
+import dev.waldo.runtime.lang.WList;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.VlanDevice;
+import dev.waldoconf.model.SwitchState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Mirrors a VlanSwitch service's {@code @snmp} variables onto its switch
+ * inside two-phase commit (DESIGN.md "Bound state").
+ *
+ * <ul>
+ *   <li><b>prepare</b>: journal the new record durably, then push the new VLAN
+ *       state to the switch (the device sends it phase by phase and reads it
+ *       back). A refusal, timeout or wrong read-back votes no.</li>
+ *   <li><b>commit</b>: the prepared journal record becomes the committed one;
+ *       the trial deadline (if any) is handed to the expiry timer.</li>
+ *   <li><b>abort</b>: push the state the switch held before prepare, and
+ *       forget the prepared record.</li>
+ * </ul>
+ * The runtime calls it on one thread per host, in transaction order.
+ */
+public final class SwitchBinding implements Binding {
+    private static final Logger LOG = LoggerFactory.getLogger(SwitchBinding.class);
+
+    private final VlanDevice device;
+    private final TrialJournal journal;
+    private final Consumer<TrialRecord> onCommit;
+    private final Map<String, SwitchState> pushedOver = new HashMap<>();
+    private final Map<String, TrialRecord> preparedRecords = new HashMap<>();
+
+    /**
+     * @param onCommit told of every committed record (the service schedules trial expiry from it)
+     */
+    public SwitchBinding(VlanDevice device, TrialJournal journal, Consumer<TrialRecord> onCommit) {
+        this.device = device;
+        this.journal = journal;
+        this.onCommit = onCommit;
+    }
+
+    @Override
+    public Vote prepare(BoundTransaction transaction) throws Exception {
+        Map<String, Object> changed = new HashMap<>();
+        transaction.changes().forEach(change -> changed.put(change.variable(), change.after()));
+        WaldoObject service = transaction.changes().get(0).owner();
+        TrialRecord record = record(transaction.id(), name -> changed.containsKey(name)
+                ? changed.get(name) : service.committedValue(name));
+        journal.prepare(record);
+        preparedRecords.put(transaction.id(), record);
+        if (!changed.containsKey("vlans") && !changed.containsKey("pvids")) {
+            return Vote.yes();
+        }
+        try {
+            pushedOver.put(transaction.id(), device.push(record.intended()));
+            return Vote.yes();
+        } catch (DeviceException e) {
+            LOG.warn("{}: voting no: {}", device.name(), e.getMessage());
+            return Vote.no(e.getMessage());
+        }
+    }
+
+    private static TrialRecord record(String transaction, java.util.function.Function<String, Object> value) {
+        List<String> switches = new ArrayList<>();
+        for (Object name : (WList<?>) value.apply("trial_switches")) {
+            switches.add((String) name);
+        }
+        return new TrialRecord(transaction,
+                WaldoState.state(value.apply("vlans"), value.apply("pvids")),
+                (String) value.apply("trial"),
+                Math.round((Double) value.apply("trial_deadline")),
+                switches,
+                WaldoState.state(value.apply("before_vlans"), value.apply("before_pvids")));
+    }
+
+    @Override
+    public void commit(BoundTransaction transaction) throws Exception {
+        pushedOver.remove(transaction.id());
+        TrialRecord record = preparedRecords.remove(transaction.id());
+        journal.commit();
+        if (record != null) {
+            onCommit.accept(record);
+        }
+    }
+
+    @Override
+    public void abort(BoundTransaction transaction) throws Exception {
+        preparedRecords.remove(transaction.id());
+        SwitchState before = pushedOver.remove(transaction.id());
+        try {
+            if (before != null) {
+                device.push(before);
+            }
+        } catch (DeviceException e) {
+            // The switch holds part of a change that did not commit. The service
+            // reports it as drift; the next change or a restart pushes the
+            // intended state again.
+            LOG.error("{}: could not undo a backed-out change: {}", device.name(), e.getMessage());
+        } finally {
+            journal.abort();
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package dev.waldoconf.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waldo.runtime.Host;
+import dev.waldo.runtime.InMemoryNetwork;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.MemoryVlanDevice;
+import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.model.Vlan;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Apply, trial, confirm, rollback and expiry across three switch services
+ * and a coordinator, each on its own in-memory host, with in-memory devices.
+ */
+@Timeout(120)
+class TrialLifecycleTest {
+    private static final int PORTS = 8;
+    private static final SwitchState FACTORY = SwitchState.factoryDefault(PORTS);
+
+    @TempDir
+    Path stateRoot;
+
+    private final InMemoryNetwork network = new InMemoryNetwork();
+    private final List<Host> hosts = new ArrayList<>();
+    private final List<MemoryVlanDevice> devices = new ArrayList<>();
+    private final List<SwitchService> services = new ArrayList<>();
+    private ChangeRunner runner;
+
+    @BeforeEach
+    void startThreeSwitches() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            devices.add(new MemoryVlanDevice("sw-" + i, PORTS, FACTORY));
+            services.add(startService(i - 1));
+        }
+        runner = new ChangeRunner(host("cli"), Clock.systemUTC());
+    }
+
+    private Host host(String name) {
+        Host host = Host.inMemory(network, name);
+        hosts.add(host);
+        return host;
+    }
+
+    private SwitchService startService(int index) throws IOException, DeviceException {
+        String name = devices.get(index).name();
+        return SwitchService.start(name, host(name + "-" + hosts.size()), devices.get(index),
+                stateRoot.resolve(name), Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stop() {
+        services.forEach(SwitchService::close);
+        hosts.forEach(Host::close);
+        network.close();
+    }
+
+    private List<ChangeRunner.Target> targets() {
+        return services.stream().map(s -> new ChangeRunner.Target(s.name(), s.service().ref())).toList();
+    }
+
+    /** VLAN 20 'voice' untagged on port 5 (moved off VLAN 1), tagged on 8. */
+    private static SwitchState withVoiceVlan() {
+        TreeSet<Integer> rest = new TreeSet<>(List.of(1, 2, 3, 4, 6, 7, 8));
+        return FACTORY.with(new Vlan(1, "default", new TreeSet<>(), rest))
+                .with(new Vlan(20, "voice", new TreeSet<>(Set.of(8)), new TreeSet<>(Set.of(5))))
+                .withPvid(5, 20);
+    }
+
+    private static List<SwitchState> everywhere(SwitchState state) {
+        return Collections.nCopies(3, state);
+    }
+
+    private List<SwitchState> deviceStates() throws DeviceException {
+        List<SwitchState> states = new ArrayList<>();
+        for (MemoryVlanDevice device : devices) {
+            states.add(device.read());
+        }
+        return states;
+    }
+
+    private static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+        long giveUpAt = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > giveUpAt) {
+                throw new AssertionError("still not true after 60 s: " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private boolean allDevicesHold(SwitchState state) {
+        try {
+            return deviceStates().stream().allMatch(state::equals);
+        } catch (DeviceException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void applyWithoutTrialChangesEverySwitchAndLeavesNoTrial() throws Exception {
+        runner.apply(runner.newChangeId(), targets(), everywhere(withVoiceVlan()), Optional.empty());
+
+        assertThat(deviceStates()).containsOnly(withVoiceVlan());
+        assertThat(runner.pendingTrials(targets())).noneMatch(ChangeRunner.PendingTrial::pending);
+    }
+
+    @Test
+    void oneRefusingSwitchLeavesEverySwitchUnchanged() throws Exception {
+        devices.get(2).refuseVlans(Set.of(20));
+
+        assertThatThrownBy(() -> runner.apply(runner.newChangeId(), targets(), everywhere(withVoiceVlan()),
+                Optional.empty()))
+                .isInstanceOfSatisfying(TransactionAbortedException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(TransactionAbortedException.Reason.VOTED_NO);
+                    assertThat(e.getMessage()).contains("sw-3");
+                });
+        assertThat(deviceStates()).containsOnly(FACTORY);
+        assertThat(runner.pendingTrials(targets())).noneMatch(ChangeRunner.PendingTrial::pending);
+    }
+
+    @Test
+    void anUnconfirmedTrialRevertsEverySwitchAtItsDeadline() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(1)));
+        assertThat(runner.pendingTrials(targets())).allSatisfy(t -> assertThat(t.change()).isEqualTo(change));
+
+        eventually("every switch reverted", () -> allDevicesHold(FACTORY));
+        eventually("no trial pending", () -> runner.pendingTrials(targets()).stream().noneMatch(
+                ChangeRunner.PendingTrial::pending));
+    }
+
+    @Test
+    void aConfirmedTrialIsKept() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(2)));
+        runner.confirm(change, targets());
+
+        Thread.sleep(3000);  // past the deadline: nothing may revert now
+        assertThat(deviceStates()).containsOnly(withVoiceVlan());
+        assertThat(runner.pendingTrials(targets())).noneMatch(ChangeRunner.PendingTrial::pending);
+    }
+
+    @Test
+    void rollbackRevertsEverySwitchAtOnce() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofMinutes(5)));
+
+        runner.rollback(change, targets());
+
+        assertThat(deviceStates()).containsOnly(FACTORY);
+        assertThat(runner.pendingTrials(targets())).noneMatch(ChangeRunner.PendingTrial::pending);
+    }
+
+    @Test
+    void aNewChangeOnASwitchWithAPendingTrialIsRefusedByName() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofMinutes(5)));
+
+        assertThatThrownBy(() -> runner.apply(runner.newChangeId(), targets(), everywhere(FACTORY), Optional.empty()))
+                .isInstanceOf(ChangeRunner.ChangeRefusedException.class)
+                .hasMessageContaining("sw-1").hasMessageContaining(change);
+        assertThat(deviceStates()).containsOnly(withVoiceVlan());
+    }
+
+    @Test
+    void confirmAfterExpiryFailsAndChangesNothing() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(1)));
+        eventually("every switch reverted", () -> allDevicesHold(FACTORY));
+
+        assertThatThrownBy(() -> runner.confirm(change, targets())).isInstanceOf(TransactionAbortedException.class);
+        assertThat(deviceStates()).containsOnly(FACTORY);
+    }
+
+    @Test
+    void aServiceRestartedDuringATrialStillRevertsOnTime() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(3)));
+
+        services.get(1).close();
+        hosts.get(1).close();  // the service's host goes away with it, as a killed process would
+        services.set(1, startService(1));
+
+        assertThat(services.get(1).service().pending_trial()).isEqualTo(change);
+        eventually("every switch reverted", () -> allDevicesHold(FACTORY));
+    }
+}
