@@ -1,0 +1,433 @@
+package dev.waldo.runtime.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * Many {@link HostCore}s in one thread, driven by one seeded {@link Random}:
+ * which transaction starts where, which link delivers next (links stay FIFO,
+ * as the transport contract promises, but interleave at random), when hosts
+ * tick, and which commit-phase messages are lost (the coordinators' re-sends
+ * must make up for them). A tiny host layer plays the transaction bodies:
+ * counter increments and transfers between accounts on random hosts.
+ *
+ * <p>After the run, {@link #check()} verifies that the committed history is
+ * serializable: every counter's committed increments read 0, 1, ..., n-1 in
+ * some order and the counter ends at n; transfers conserve the total; every
+ * root ended exactly once; no attempt was both installed and discarded; no
+ * lock or attempt is left anywhere.
+ */
+final class Simulation {
+    static final int COUNTERS = 2;
+    static final int ACCOUNTS = 3;
+    static final long INITIAL_BALANCE = 1_000;
+    private static final int OBJECTS_PER_HOST = 3;
+
+    private record Op(int host, String variable, long delta) {
+    }
+
+    private enum Wait { NONE, LOCK, REPLY, END }
+
+    /** A root transaction's body: its ops run in order, locally or through calls. */
+    private final class Root {
+        final int number;
+        final int host;
+        final long object;
+        final List<Op> ops;
+        final boolean aborts;
+        final boolean refused;
+        TxnId attempt;
+        int next;
+        Wait wait = Wait.NONE;
+        long waitingCall;
+        Decision.Result result;
+
+        Root(int number, int host, long object, List<Op> ops, boolean aborts, boolean refused) {
+            this.number = number;
+            this.host = host;
+            this.object = object;
+            this.ops = ops;
+            this.aborts = aborts;
+            this.refused = refused;
+        }
+    }
+
+    /** A call being served: one op on the serving host. */
+    private record Served(TxnId txn, long callId, Op op) {
+    }
+
+    private final Random random;
+    private final int hostCount;
+    private final int transactions;
+    private final HostCore[] cores;
+    private final Map<Long, ArrayDeque<Envelope>> links = new TreeMap<>();
+    private final List<Map<String, Long>> committed = new ArrayList<>();
+    private final Map<TxnId, Map<Integer, Map<String, Long>>> working = new HashMap<>();
+    private final Map<TxnId, List<String>> reads = new HashMap<>();
+    private final Map<TxnId, Root> rootsByAttempt = new HashMap<>();
+    private final Map<String, Served> servedWaitingForLock = new HashMap<>();
+    private final List<Root> roots = new ArrayList<>();
+    private final Map<TxnId, Integer> installs = new HashMap<>();
+    private final Map<TxnId, Integer> discards = new HashMap<>();
+    private final List<String> violations = new ArrayList<>();
+    private final double lossRate;
+    private long steps;
+
+    Simulation(long seed, int hostCount, int transactions, double lossRate) {
+        this.random = new Random(seed);
+        this.hostCount = hostCount;
+        this.transactions = transactions;
+        this.lossRate = lossRate;
+        this.cores = new HostCore[hostCount + 1];
+        committed.add(Map.of());
+        for (int h = 1; h <= hostCount; h++) {
+            cores[h] = new HostCore(h, 3);
+            Map<String, Long> values = new LinkedHashMap<>();
+            for (int i = 0; i < COUNTERS; i++) {
+                values.put("counter" + i, 0L);
+            }
+            for (int i = 0; i < ACCOUNTS; i++) {
+                values.put("account" + i, INITIAL_BALANCE);
+            }
+            committed.add(values);
+        }
+    }
+
+    /** Runs until every transaction ended and every message was delivered; false if it gave up. */
+    boolean run(long maxSteps) {
+        while (!finished()) {
+            if (++steps > maxSteps) {
+                return false;
+            }
+            double choice = random.nextDouble();
+            if (roots.size() < transactions && choice < 0.3) {
+                startRoot();
+            } else if (!links.isEmpty() && choice < 0.97) {
+                deliverOne();
+            } else {
+                int h = 1 + random.nextInt(hostCount);
+                cores[h].tick();
+                pump(h);
+            }
+        }
+        return true;
+    }
+
+    long steps() {
+        return steps;
+    }
+
+    private boolean finished() {
+        if (roots.size() < transactions || !links.isEmpty()) {
+            return false;
+        }
+        for (Root root : roots) {
+            if (root.result == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- workload --------------------------------------------------------------------------
+
+    private void startRoot() {
+        int host = 1 + random.nextInt(hostCount);
+        long object = 1 + random.nextInt(OBJECTS_PER_HOST);
+        List<Op> ops = new ArrayList<>();
+        if (random.nextBoolean()) {
+            int increments = 1 + random.nextInt(2);
+            for (int i = 0; i < increments; i++) {
+                ops.add(new Op(1 + random.nextInt(hostCount), "counter" + random.nextInt(COUNTERS), 1));
+            }
+        } else {
+            long amount = 1 + random.nextInt(50);
+            ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), -amount));
+            ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), amount));
+        }
+        boolean aborts = random.nextInt(30) == 0;
+        boolean refused = !aborts && random.nextInt(30) == 0;
+        Root root = new Root(roots.size(), host, object, List.copyOf(ops), aborts, refused);
+        roots.add(root);
+        root.attempt = cores[host].begin(object);
+        rootsByAttempt.put(root.attempt, root);
+        advance(root);
+        pump(host);
+    }
+
+    /** Runs the root's body on from where it stopped, until it must wait. */
+    private void advance(Root root) {
+        HostCore core = cores[root.host];
+        while (root.next < root.ops.size()) {
+            Op op = root.ops.get(root.next);
+            if (op.host == root.host) {
+                if (!core.lock(root.attempt, lockOf(op))) {
+                    root.wait = Wait.LOCK;
+                    return;
+                }
+                apply(root.attempt, op);
+                root.next++;
+            } else {
+                long callId = core.call(root.attempt, op.host, op);
+                if (callId < 0) {
+                    unwind(root);
+                    return;
+                }
+                root.wait = Wait.REPLY;
+                root.waitingCall = callId;
+                return;
+            }
+        }
+        root.wait = Wait.END;
+        core.finishRoot(root.attempt, root.aborts ? HostCore.Ending.FAILED : HostCore.Ending.DONE);
+    }
+
+    private void unwind(Root root) {
+        root.wait = Wait.END;
+        cores[root.host].finishRoot(root.attempt, HostCore.Ending.WOUNDED);
+    }
+
+    private static LockId lockOf(Op op) {
+        return LockId.whole(1, op.variable);
+    }
+
+    private void apply(TxnId txn, Op op) {
+        Map<String, Long> values = working.computeIfAbsent(txn, t -> new HashMap<>())
+                .computeIfAbsent(op.host, h -> new HashMap<>());
+        long value = values.getOrDefault(op.variable, committed.get(op.host).get(op.variable));
+        if (op.variable.startsWith("counter")) {
+            reads.computeIfAbsent(txn, t -> new ArrayList<>()).add(op.host + ":" + op.variable + "=" + value);
+        }
+        values.put(op.variable, value + op.delta);
+    }
+
+    // ---- network ---------------------------------------------------------------------------
+
+    private void deliverOne() {
+        List<Long> busy = new ArrayList<>(links.keySet());
+        long link = busy.get(random.nextInt(busy.size()));
+        ArrayDeque<Envelope> queue = links.get(link);
+        Envelope envelope = queue.poll();
+        if (queue.isEmpty()) {
+            links.remove(link);
+        }
+        if (lost(envelope)) {
+            return;
+        }
+        cores[envelope.to()].step(envelope);
+        pump(envelope.to());
+    }
+
+    /** Only commit-phase messages are lost: the protocol recovers them by re-sending on ticks. */
+    private boolean lost(Envelope envelope) {
+        boolean commitPhase = switch (envelope.message()) {
+            case Message.Prepare p -> true;
+            case Message.Vote v -> true;
+            case Message.Commit c -> true;
+            case Message.Backout b -> true;
+            case Message.Ack a -> true;
+            default -> false;
+        };
+        return commitPhase && random.nextDouble() < lossRate;
+    }
+
+    /** Sends and applies what host {@code h}'s core produced until it produces nothing more. */
+    private void pump(int h) {
+        for (Outbox out = cores[h].drain(); !out.isEmpty(); out = cores[h].drain()) {
+            for (Envelope envelope : out.messages()) {
+                links.computeIfAbsent((long) envelope.from() * 1000 + envelope.to(), k -> new ArrayDeque<>())
+                        .add(envelope);
+            }
+            for (Decision decision : out.decisions()) {
+                apply(h, decision);
+            }
+        }
+    }
+
+    // ---- the host layer --------------------------------------------------------------------
+
+    private void apply(int h, Decision decision) {
+        switch (decision) {
+            case Decision.Granted granted -> onGranted(h, granted);
+            case Decision.Wounded wounded -> onWounded(h, wounded.txn());
+            case Decision.RunCall run -> onRunCall(h, run);
+            case Decision.Replied replied -> onReplied(h, replied);
+            case Decision.CallFailed failed -> violations.add("call failed without a link going down: " + failed);
+            case Decision.PrepareLocal prepare -> {
+                Root root = findRoot(prepare.txn());
+                boolean refuse = root != null && root.refused && h == root.ops.get(0).host;
+                cores[h].vote(prepare.txn(), !refuse, refuse ? "refused by the simulation" : null);
+            }
+            case Decision.Install install -> {
+                installs.merge(install.txn(), 1, Integer::sum);
+                Map<String, Long> values = working.getOrDefault(install.txn(), Map.of()).get(h);
+                if (values != null) {
+                    committed.get(h).putAll(values);
+                }
+            }
+            case Decision.Discard discard -> discards.merge(discard.txn(), 1, Integer::sum);
+            case Decision.RootDone done -> onRootDone(h, done);
+        }
+    }
+
+    private Root findRoot(TxnId txn) {
+        return rootsByAttempt.get(txn);
+    }
+
+    private void onGranted(int h, Decision.Granted granted) {
+        Root root = findRoot(granted.txn());
+        if (root != null && root.host == h && root.attempt.equals(granted.txn()) && root.wait == Wait.LOCK) {
+            apply(root.attempt, root.ops.get(root.next));
+            root.next++;
+            root.wait = Wait.NONE;
+            advance(root);
+            return;
+        }
+        Served served = servedWaitingForLock.remove(granted.txn() + "@" + h);
+        if (served == null) {
+            violations.add("grant nobody waits for: " + granted + " on host " + h);
+            return;
+        }
+        finishServed(h, served);
+    }
+
+    private void onWounded(int h, TxnId txn) {
+        Root root = findRoot(txn);
+        if (root != null && root.host == h && root.attempt.equals(txn)
+                && (root.wait == Wait.LOCK || root.wait == Wait.REPLY)) {
+            unwind(root);
+        }
+        Served served = servedWaitingForLock.remove(txn + "@" + h);
+        if (served != null) {
+            cores[h].finishCall(txn, served.callId, null, true);
+        }
+    }
+
+    private void onRunCall(int h, Decision.RunCall run) {
+        Served served = new Served(run.txn(), run.callId(), (Op) run.request());
+        if (cores[h].lock(run.txn(), lockOf(served.op))) {
+            finishServed(h, served);
+        } else {
+            servedWaitingForLock.put(run.txn() + "@" + h, served);
+        }
+    }
+
+    private void finishServed(int h, Served served) {
+        apply(served.txn, served.op);
+        cores[h].finishCall(served.txn, served.callId, "done", false);
+    }
+
+    private void onReplied(int h, Decision.Replied replied) {
+        Root root = findRoot(replied.txn());
+        if (root == null || root.wait != Wait.REPLY || root.waitingCall != replied.callId()) {
+            return;
+        }
+        if (replied.wounded()) {
+            unwind(root);
+            return;
+        }
+        root.next++;
+        root.wait = Wait.NONE;
+        advance(root);
+    }
+
+    private void onRootDone(int h, Decision.RootDone done) {
+        Root root = findRoot(done.txn());
+        if (root == null || root.host != h) {
+            violations.add("root outcome for an unknown attempt " + done);
+            return;
+        }
+        if (done.result() == Decision.Result.RETRY) {
+            root.attempt = cores[h].retry(done.txn());
+            rootsByAttempt.put(root.attempt, root);
+            root.next = 0;
+            root.wait = Wait.NONE;
+            advance(root);
+            return;
+        }
+        if (root.result != null) {
+            violations.add("root " + root.number + " ended twice: " + root.result + " and " + done.result());
+        }
+        root.result = done.result();
+        Decision.Result expected = root.aborts ? Decision.Result.FAILED
+                : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
+        if (root.result != expected) {
+            violations.add("root " + root.number + " ended " + root.result + ", expected " + expected);
+        }
+    }
+
+    // ---- checks ----------------------------------------------------------------------------
+
+    /** Returns every violation of serializability, atomicity or cleanliness found. */
+    List<String> check() {
+        List<String> found = new ArrayList<>(violations);
+        Map<String, List<Long>> counterReads = new TreeMap<>();
+        long expectedTotal = (long) hostCount * ACCOUNTS * INITIAL_BALANCE;
+        for (Root root : roots) {
+            boolean committedRoot = root.result == Decision.Result.COMMITTED;
+            if (committedRoot) {
+                for (String read : reads.getOrDefault(root.attempt, List.of())) {
+                    String[] parts = read.split("=");
+                    counterReads.computeIfAbsent(parts[0], k -> new ArrayList<>()).add(Long.parseLong(parts[1]));
+                }
+            }
+        }
+        for (TxnId attempt : installs.keySet()) {
+            Root root = rootsByAttempt.get(attempt);
+            if (discards.containsKey(attempt)) {
+                found.add("attempt " + attempt + " was installed on one host and discarded on another");
+            }
+            if (root == null || root.result != Decision.Result.COMMITTED || !root.attempt.equals(attempt)) {
+                found.add("attempt " + attempt + " was installed but its root did not commit it");
+            }
+        }
+        for (int h = 1; h <= hostCount; h++) {
+            for (int i = 0; i < COUNTERS; i++) {
+                String key = h + ":counter" + i;
+                List<Long> values = counterReads.getOrDefault(key, List.of());
+                List<Long> sorted = values.stream().sorted().toList();
+                for (int n = 0; n < sorted.size(); n++) {
+                    if (sorted.get(n) != n) {
+                        found.add("committed increments of " + key + " read " + sorted + ", not 0.." + (sorted.size() - 1));
+                        break;
+                    }
+                }
+                long value = committed.get(h).get("counter" + i);
+                if (value != values.size()) {
+                    found.add(key + " is " + value + " after " + values.size() + " committed increments");
+                }
+            }
+            if (cores[h].liveAttempts() != 0 || cores[h].busyVariables() != 0) {
+                found.add("host " + h + " still has " + cores[h].liveAttempts() + " attempts and "
+                        + cores[h].busyVariables() + " locked variables");
+            }
+        }
+        long total = 0;
+        for (int h = 1; h <= hostCount; h++) {
+            for (int i = 0; i < ACCOUNTS; i++) {
+                total += committed.get(h).get("account" + i);
+            }
+        }
+        if (total != expectedTotal) {
+            found.add("transfers changed the total from " + expectedTotal + " to " + total);
+        }
+        return found;
+    }
+
+    /** A one-line summary for the test log. */
+    String summary() {
+        Map<Decision.Result, Integer> outcomes = new TreeMap<>();
+        for (Root root : roots) {
+            outcomes.merge(root.result, 1, Integer::sum);
+        }
+        long retries = rootsByAttempt.size() - roots.size();
+        return roots.size() + " roots on " + hostCount + " hosts: " + outcomes + ", " + retries + " retries, "
+                + steps + " steps";
+    }
+}
