@@ -33,6 +33,10 @@ public final class Lexer {
 
     /** Reads the whole file; the list always ends with one {@link TokenType#EOF} token. */
     public List<Token> tokenize() {
+        if (text.startsWith("\uFEFF")) {
+            offset = 1; // Editors on some systems start UTF-8 files with a byte order mark.
+            lineStart = 1;
+        }
         while (true) {
             skipSpaceAndComments();
             markStart();

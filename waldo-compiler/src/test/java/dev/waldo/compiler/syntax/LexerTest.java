@@ -116,4 +116,12 @@ class LexerTest {
                 "l.wld:1:5: error: unexpected character U+0001",
                 "l.wld:1:7: error: unexpected character '!': Waldo writes negation as 'not' and inequality as '!='");
     }
+
+    @Test
+    void leadingByteOrderMarkIsSkipped() {
+        List<Token> tokens = lex("\uFEFFEndpoint");
+        assertThat(tokens.get(0).type()).isEqualTo(TokenType.ENDPOINT);
+        assertThat(tokens.get(0).span().col()).isEqualTo(1);
+        assertThat(errors()).isEmpty();
+    }
 }
