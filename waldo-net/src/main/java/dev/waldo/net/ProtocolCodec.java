@@ -10,6 +10,8 @@ import io.netty.handler.codec.MessageToMessageCodec;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Translates between the core's protocol messages and wire frames on one
@@ -19,6 +21,7 @@ import java.util.Set;
  * before the core may see it.
  */
 final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
+    private static final Logger log = LoggerFactory.getLogger(ProtocolCodec.class);
     private final int localHost;
     private final HostNumbers hosts;
     private final ProtocolGuard guard;
@@ -51,15 +54,26 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
         messages.encode(envelope.message(), envelope.clock(), frame);
         outboundNames.attachDefinitions(frame);
         guard.sent(peerHost, envelope.message());
-        out.add(frame.build());
+        Frame built = frame.build();
+        if (log.isTraceEnabled()) {
+            log.trace("to {}: {} ({} bytes)", peerHost, envelope.message(), built.getSerializedSize());
+        }
+        out.add(built);
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, Frame frame, List<Object> out) {
+        if (frame.hasAttach() || frame.hasAttached()) {
+            out.add(frame); // host wiring, not a core message: the link listener handles it
+            return;
+        }
         frame.getNamesList().forEach(inboundNames::define);
         long clock = lastClockReceived + frame.getClockDelta();
         Message message = messages.decode(frame, clock);
         lastClockReceived = clock;
+        if (log.isTraceEnabled()) {
+            log.trace("from {}: {}", peerHost, message);
+        }
         guard.received(peerHost, message);
         out.add(new Envelope(peerHost, localHost, clock, message));
     }
@@ -110,6 +124,22 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
                 participants.add(hostNumber(alias));
             }
             return participants;
+        }
+
+        /**
+         * A call or frame id as it travels. The core mints them as
+         * {@code host << 40 | counter}: XOR with the minting host's bits leaves
+         * the small counter, one to three varint bytes instead of nine.
+         *
+         * @param mintedHere whether this host (else the peer) minted the id
+         */
+        long compactId(long id, boolean mintedHere) {
+            return id ^ ((long) (mintedHere ? localHost : peerHost) << 40);
+        }
+
+        /** The inverse of the peer's {@link #compactId}; {@code mintedBySender} as the peer saw it. */
+        long expandId(long wire, boolean mintedBySender) {
+            return wire ^ ((long) (mintedBySender ? peerHost : localHost) << 40);
         }
 
         boolean isLocal(int number) {

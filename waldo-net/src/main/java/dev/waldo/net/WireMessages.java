@@ -15,7 +15,7 @@ import dev.waldo.net.wire.StepInvocation;
 import dev.waldo.net.wire.Value;
 import dev.waldo.net.wire.Vote;
 import dev.waldo.net.wire.Wound;
-import dev.waldo.runtime.NetPayloads;
+import dev.waldo.runtime.NetBridge;
 import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.core.TxnId;
 import java.util.ArrayList;
@@ -61,8 +61,9 @@ final class WireMessages {
 
     private Call encodeCall(Message.Call call, long clock, int host) {
         Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(call.txn().serial())
-                .setPriority(aliases.priority(call.priority(), call.txn(), clock)).setCallId(call.callId());
-        NetPayloads.visit(call.request(), new NetPayloads.Visitor<Void>() {
+                .setPriority(aliases.priority(call.priority(), call.txn(), clock))
+                .setCallId(aliases.compactId(call.callId(), true));
+        NetBridge.visit(call.request(), new NetBridge.Visitor<Void>() {
             @Override
             public Void invocation(long object, String function, Object[] args) {
                 Invocation.Builder invocation = Invocation.newBuilder().setObject(object)
@@ -76,7 +77,7 @@ final class WireMessages {
 
             @Override
             public Void step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
-                wire.setStep(StepInvocation.newBuilder().setObject(object).setFrame(frame)
+                wire.setStep(StepInvocation.newBuilder().setObject(object).setFrame(aliases.compactId(frame, true))
                         .setSequence(aliases.nameAlias(sequence)).setStep(step).addAllChanges(entries(changes)));
                 return null;
             }
@@ -92,7 +93,7 @@ final class WireMessages {
 
     private Reply encodeReply(Message.Reply reply, int host) {
         Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(reply.txn().serial())
-                .setCallId(reply.callId()).setWounded(reply.wounded());
+                .setCallId(aliases.compactId(reply.callId(), false)).setWounded(reply.wounded());
         for (int participant : reply.participants()) {
             if (!aliases.isLocal(participant)) {
                 wire.addParticipants(aliases.hostAlias(participant));
@@ -105,7 +106,7 @@ final class WireMessages {
     }
 
     private Response encodeResponse(Object response) {
-        return NetPayloads.visit(response, new NetPayloads.Visitor<>() {
+        return NetBridge.visit(response, new NetBridge.Visitor<>() {
             @Override
             public Response invocation(long object, String function, Object[] args) {
                 throw new IllegalArgumentException("a Reply carries a response, not a call");
@@ -155,7 +156,8 @@ final class WireMessages {
             case BACKOUT -> new Message.Backout(txn(frame.getBackout().getTxnHost(), frame.getBackout().getTxnSerial()));
             case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
-            case HEARTBEAT -> throw new IllegalStateException("heartbeats are consumed before the protocol codec");
+            case HEARTBEAT, ATTACH, ATTACHED -> throw new IllegalStateException(frame.getBodyCase()
+                    + " frames never reach the core");
             case BODY_NOT_SET -> throw new ProtocolViolationException("frame carries no message");
         };
     }
@@ -168,13 +170,14 @@ final class WireMessages {
         TxnId txn = txn(call.getTxnHost(), call.getTxnSerial());
         Object request = switch (call.getRequestCase()) {
             case INVOCATION -> decodeInvocation(call.getInvocation());
-            case STEP -> NetPayloads.step(call.getStep().getObject(), call.getStep().getFrame(),
+            case STEP -> NetBridge.step(call.getStep().getObject(), aliases.expandId(call.getStep().getFrame(), true),
                     aliases.name(call.getStep().getSequence()), call.getStep().getStep(),
                     changes(call.getStep().getChangesList()));
             case REQUEST_NOT_SET -> throw new ProtocolViolationException("call " + call.getCallId()
                     + " of attempt " + txn + " carries no request");
         };
-        return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock), call.getCallId(), request);
+        return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock),
+                aliases.expandId(call.getCallId(), true), request);
     }
 
     private Object decodeInvocation(Invocation invocation) {
@@ -182,13 +185,13 @@ final class WireMessages {
         for (int i = 0; i < args.length; i++) {
             args[i] = values.decode(invocation.getArgs(i));
         }
-        return NetPayloads.invocation(invocation.getObject(), aliases.name(invocation.getFunction()), args);
+        return NetBridge.invocation(invocation.getObject(), aliases.name(invocation.getFunction()), args);
     }
 
     private Message decodeReply(Reply reply) {
         TxnId txn = txn(reply.getTxnHost(), reply.getTxnSerial());
         Object response = reply.hasResponse() ? decodeResponse(reply.getResponse()) : null;
-        return new Message.Reply(txn, reply.getCallId(), response, reply.getWounded(),
+        return new Message.Reply(txn, aliases.expandId(reply.getCallId(), false), response, reply.getWounded(),
                 aliases.participantsOf(reply.getParticipantsList()));
     }
 
@@ -198,7 +201,7 @@ final class WireMessages {
         }
         Object value = response.hasValue() ? values.decode(response.getValue()) : null;
         String message = response.getMessage().isEmpty() ? null : response.getMessage();
-        return NetPayloads.response(response.getKindValue(), value, message, changes(response.getChangesList()),
+        return NetBridge.response(response.getKindValue(), value, message, changes(response.getChangesList()),
                 response.getReturned());
     }
 

@@ -3,15 +3,39 @@ package dev.waldo.runtime;
 import java.util.Map;
 
 /**
- * Opens the host layer's Call and Reply payloads ({@code Requests}, which is
- * package-private in waldo-runtime) to the wire codec in {@code dev.waldo.net}.
+ * What waldo-net needs from waldo-runtime that the runtime does not yet make
+ * public: the host layer's Call and Reply payloads ({@code Requests}), a host
+ * on a transport of one's own, and pairing a local endpoint with a partner on
+ * another host.
  *
  * <p>This class sits in waldo-runtime's package but ships in waldo-net, which
- * works on the class path. It goes away once waldo-runtime makes
- * {@code Requests} and its records public (or offers a payload codec of its own).
+ * works on the class path (not across named modules). It goes away once
+ * waldo-runtime offers {@code public Requests}, {@code Host.create(String, Transport)}
+ * and {@code Host.pair(WaldoEndpoint, EndpointRef)}; waldo-net/README.md lists them.
  */
-public final class NetPayloads {
-    private NetPayloads() {
+public final class NetBridge {
+    private NetBridge() {
+    }
+
+    /** A host named {@code id} that talks to other hosts through {@code transport}. */
+    public static Host newHost(String id, Transport transport) {
+        try {
+            var constructor = Host.class.getDeclaredConstructor(String.class, Transport.class);
+            constructor.setAccessible(true);
+            return constructor.newInstance(id, transport);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new IllegalStateException("cannot create host " + id, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("this waldo-runtime has no Host(String, Transport) constructor", e);
+        }
+    }
+
+    /** Makes {@code remote}, an endpoint on another host, the partner of {@code local}. */
+    public static void pair(WaldoEndpoint local, EndpointRef remote) {
+        local.connectTo(remote);
     }
 
     /** Receives the parts of one payload. */

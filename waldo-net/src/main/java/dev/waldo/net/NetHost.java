@@ -1,0 +1,199 @@
+package dev.waldo.net;
+
+import dev.waldo.net.wire.Attach;
+import dev.waldo.net.wire.Attached;
+import dev.waldo.net.wire.Frame;
+import dev.waldo.runtime.EndpointFactory;
+import dev.waldo.runtime.EndpointRef;
+import dev.waldo.runtime.Host;
+import dev.waldo.runtime.NetBridge;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.WaldoEndpoint;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Waldo {@link Host} on the network, with socket-like calls for endpoints:
+ * {@link #listen} offers an endpoint factory at an address, and
+ * {@link #connect} creates a local endpoint whose partner the listening host
+ * creates with that factory.
+ *
+ * <pre>{@code
+ * // switch side
+ * NetHost service = NetHost.start(NetConfig.defaults("switch-1", Path.of("state")));
+ * service.listen(new InetSocketAddress("127.0.0.1", 7400), Agent::create, agent -> log.info("new {}", agent));
+ * // CLI side
+ * NetHost cli = NetHost.start(NetConfig.defaults("cli", Path.of("cli-state")));
+ * Manager manager = cli.connect(new InetSocketAddress("127.0.0.1", 7400), Manager::create);
+ * manager.apply(plan); // one transaction across both processes
+ * }</pre>
+ */
+public final class NetHost implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(NetHost.class);
+    private final NetTransport transport;
+    private final Host host;
+    private final Map<Integer, Listener<?>> listeners = new ConcurrentHashMap<>();
+    private final Map<Long, CompletableFuture<Attached>> attaching = new ConcurrentHashMap<>();
+    private final AtomicLong requests = new AtomicLong();
+    /** Endpoint factories run onCreate transactions, which block: never on the I/O thread. */
+    private final ExecutorService factoryWork = Executors.newVirtualThreadPerTaskExecutor();
+
+    private NetHost(NetConfig config, StructResolver structs) {
+        this.transport = new NetTransport(config, structs);
+        this.transport.observe(new Wiring());
+        this.host = NetBridge.newHost(config.hostId(), transport);
+    }
+
+    /** Starts a host for programs without structs. */
+    public static NetHost start(NetConfig config) {
+        return new NetHost(config, StructResolver.NONE);
+    }
+
+    /** Starts a host whose struct values are rebuilt with {@code structs}. */
+    public static NetHost start(NetConfig config, StructResolver structs) {
+        return new NetHost(config, structs);
+    }
+
+    /** The Waldo host, for services and in-process connections. */
+    public Host host() {
+        return host;
+    }
+
+    /** The transport underneath, for diagnostics. */
+    public NetTransport transport() {
+        return transport;
+    }
+
+    /**
+     * Offers endpoints made by {@code factory} at {@code address}: each peer
+     * that {@link #connect}s there gets a new endpoint as its partner, and
+     * {@code onEndpoint} (may be null) runs with it, off the I/O thread.
+     *
+     * @return the bound address (port 0 picks a free port)
+     */
+    public <E extends WaldoEndpoint> InetSocketAddress listen(InetSocketAddress address, EndpointFactory<E> factory,
+                                                              Consumer<? super E> onEndpoint) {
+        InetSocketAddress bound = transport.listen(address);
+        listeners.put(bound.getPort(), new Listener<>(factory, onEndpoint));
+        return bound;
+    }
+
+    /**
+     * Creates an endpoint here with {@code factory} and connects it to a new
+     * partner made by the factory listening at {@code address}.
+     *
+     * @throws NetworkException if the host at {@code address} cannot be
+     *     reached within the heartbeat timeout or refuses the connection
+     */
+    public <E extends WaldoEndpoint> E connect(InetSocketAddress address, EndpointFactory<E> factory) {
+        long timeoutMs = transport.config().heartbeatTimeoutMs();
+        String peer = await(transport.connect(address), timeoutMs, "connect to " + address);
+        E local = factory.create(host);
+        long request = requests.incrementAndGet();
+        CompletableFuture<Attached> answer = new CompletableFuture<>();
+        attaching.put(request, answer);
+        PeerLink link = transport.link(peer);
+        if (link == null) {
+            attaching.remove(request);
+            throw new NetworkException("link to " + peer + " went down while connecting");
+        }
+        link.send(Frame.newBuilder().setAttach(Attach.newBuilder().setRequest(request)
+                .setPort(address.getPort()).setPartner(local.ref().object())).build());
+        Attached attached = await(answer, timeoutMs, "create a partner on " + peer);
+        if (!attached.getError().isEmpty()) {
+            throw new NetworkException("host " + peer + " refused the endpoint: " + attached.getError());
+        }
+        NetBridge.pair(local, new EndpointRef(peer, attached.getObject()));
+        return local;
+    }
+
+    private <T> T await(CompletableFuture<T> future, long timeoutMs, String what) {
+        try {
+            return future.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new NetworkException("cannot " + what + ": " + e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            throw new NetworkException("cannot " + what + ": no answer within " + timeoutMs + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new NetworkException("interrupted while trying to " + what);
+        }
+    }
+
+    /** Stops the host: its partners see a NetworkException from then on. */
+    @Override
+    public void close() {
+        host.close();
+        factoryWork.shutdown();
+    }
+
+    /** One listening factory and its callback. */
+    private record Listener<E extends WaldoEndpoint>(EndpointFactory<E> factory, Consumer<? super E> onEndpoint) {
+        long create(Host host, EndpointRef partner) {
+            E endpoint = factory.create(host);
+            NetBridge.pair(endpoint, partner);
+            if (onEndpoint != null) {
+                onEndpoint.accept(endpoint);
+            }
+            return endpoint.ref().object();
+        }
+    }
+
+    /** Handles the Attach handshake that creates partner endpoints. */
+    private final class Wiring implements LinkListener {
+        @Override
+        public void linkUp(PeerLink link) {
+        }
+
+        @Override
+        public void message(PeerLink link, Object message) {
+            if (!(message instanceof Frame frame)) {
+                throw new ProtocolViolationException("unexpected message " + message.getClass().getSimpleName());
+            }
+            if (frame.hasAttach()) {
+                Attach attach = frame.getAttach();
+                factoryWork.execute(() -> attach(link, attach));
+            } else if (frame.hasAttached()) {
+                CompletableFuture<Attached> waiting = attaching.remove(frame.getAttached().getRequest());
+                if (waiting == null) {
+                    throw new ProtocolViolationException("answer to endpoint request "
+                            + frame.getAttached().getRequest() + " that this host never made");
+                }
+                waiting.complete(frame.getAttached());
+            } else {
+                throw new ProtocolViolationException("unexpected frame " + frame.getBodyCase());
+            }
+        }
+
+        private void attach(PeerLink link, Attach attach) {
+            Attached.Builder answer = Attached.newBuilder().setRequest(attach.getRequest());
+            Listener<?> listener = listeners.get(attach.getPort());
+            if (listener == null) {
+                answer.setError("no endpoint factory listens on port " + attach.getPort());
+            } else {
+                try {
+                    answer.setObject(listener.create(host, new EndpointRef(link.hostId(), attach.getPartner())));
+                } catch (RuntimeException e) {
+                    log.warn("endpoint factory on port {} failed for host {}", attach.getPort(), link.hostId(), e);
+                    answer.setError("endpoint factory failed: " + e.getMessage());
+                }
+            }
+            link.send(Frame.newBuilder().setAttached(answer).build());
+        }
+
+        @Override
+        public void linkDown(PeerLink link, String reason) {
+        }
+    }
+}
