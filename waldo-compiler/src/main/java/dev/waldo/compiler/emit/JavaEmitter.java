@@ -37,7 +37,40 @@ public final class JavaEmitter {
             files.put(path(javaPackage, JavaNames.ofClass(kind.name())),
                     file(javaPackage, new KindEmitter(program, kind, sourceName).emit()));
         }
+        String registry = registryName(program);
+        files.put(path(javaPackage, registry), file(javaPackage, structRegistry(program, registry)));
         return files;
+    }
+
+    /** "Structs", unless the program already uses that name for a kind or struct. */
+    private static String registryName(CheckedProgram program) {
+        String name = "Structs";
+        while (program.kinds().containsKey(name) || program.structs().containsKey(name)) {
+            name += "_";
+        }
+        return name;
+    }
+
+    /**
+     * The program's struct registry: transports call {@code create(name)} to
+     * rebuild struct values that arrive from other hosts as the same classes.
+     */
+    private static String structRegistry(CheckedProgram program, String className) {
+        JavaWriter out = new JavaWriter();
+        out.javadoc("Makes empty instances of this program's structs by name, for transports.");
+        out.open("public final class %s", className);
+        out.open("private %s()", className).close().blank();
+        out.javadoc("A new " + "struct of the given name with default fields, or null if the program has none.");
+        out.open("public static WStruct create(String name)");
+        out.open("return switch (name)");
+        for (StructInfo struct : program.structs().values()) {
+            out.line("case %s -> new %s();", JavaNames.literal(struct.name()), JavaNames.ofClass(struct.name()));
+        }
+        out.line("default -> null;");
+        out.close(";");
+        out.close();
+        out.close();
+        return out.toString();
     }
 
     private static String path(String javaPackage, String className) {

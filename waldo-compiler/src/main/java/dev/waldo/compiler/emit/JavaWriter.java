@@ -38,6 +38,13 @@ final class JavaWriter {
         return this;
     }
 
+    /** Closes the innermost block with {@code suffix} after the brace, as in {@code };}. */
+    JavaWriter close(String suffix) {
+        depth--;
+        line("}" + suffix);
+        return this;
+    }
+
     /** Closes the innermost block and continues on the same line, as in {@code } else {}. */
     JavaWriter closeOpen(String format, Object... args) {
         depth--;

@@ -66,8 +66,7 @@ final class StructEmitter {
         struct.fields().keySet().forEach(name ->
                 out.line("case %s -> %s;", JavaNames.literal(name), JavaNames.of(name)));
         out.line("default -> throw new IllegalArgumentException(\"no field \" + name + \" in %s\");", struct.name());
-        out.close();
-        out.line(";");
+        out.close(";");
         out.close().blank();
         out.line("@Override");
         out.open("public void setField(String name, Object value)");
