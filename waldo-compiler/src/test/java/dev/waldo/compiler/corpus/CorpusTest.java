@@ -32,6 +32,15 @@ class CorpusTest {
         assertThat(cases).filteredOn(c -> c.isErrorCase() && c.isRunCase()).isEmpty();
     }
 
+    @Test
+    void everyRunCaseHasTheMainThatTheRunnerCalls() {
+        assertThat(CorpusCase.loadAll()).filteredOn(CorpusCase::isRunCase).allSatisfy(c -> {
+            String text = c.source().text();
+            assertThat(text).containsAnyOf("Endpoint Main {", "Service Main {");
+            assertThat(text).contains("Public Function main() {");
+        });
+    }
+
     static void check(CorpusCase c) {
         Frontend.Result result = Frontend.parseAndCheck(List.of(c.source()));
         List<String> problems = new ArrayList<>();
