@@ -127,7 +127,7 @@ public final class SimulatedSwitch implements AutoCloseable {
     private DefaultUdpTransportMapping bindUdp() throws IOException {
         try {
             return new DefaultUdpTransportMapping(
-                    new UdpAddress(InetAddress.getByName(config.host()), config.snmpPort()), true);
+                    new UdpAddress(InetAddress.getByName(config.host()), config.snmpPort()), false);
         } catch (IOException e) {
             throw new IOException("cannot bind SNMP to UDP " + config.host() + ":" + config.snmpPort() + ": "
                     + e.getMessage() + "; choose another port (0 picks a free one)", e);
