@@ -1,0 +1,63 @@
+package dev.waldoconf.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The switches WaldoConf manages, groups of them, and their credentials, as read and checked by
+ * {@link InventoryLoader}. Every switch's credentials exist and match its SNMP version, and every
+ * group names existing switches.
+ *
+ * @param file the inventory file, for messages
+ * @param switches the switches in file order
+ * @param groups group name to member switch names; includes the built-in group {@value #ALL}
+ * @param credentials credentials by name
+ */
+public record Inventory(Path file, List<SwitchEntry> switches, Map<String, List<String>> groups,
+                        Map<String, Credentials> credentials) {
+    /** The built-in group of every switch in the inventory. */
+    public static final String ALL = "all";
+
+    /** Copies the collections and adds the group {@value #ALL}. */
+    public Inventory {
+        switches = List.copyOf(switches);
+        Map<String, List<String>> withAll = new LinkedHashMap<>();
+        groups.forEach((group, members) -> withAll.put(group, List.copyOf(members)));
+        withAll.put(ALL, switches.stream().map(SwitchEntry::name).toList());
+        groups = java.util.Collections.unmodifiableMap(withAll);
+        credentials = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(credentials));
+    }
+
+    /** The switch called {@code name}. */
+    public Optional<SwitchEntry> switchNamed(String name) {
+        return switches.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /** The credentials {@code entry} refers to (they exist: the loader checked). */
+    public Credentials credentialsOf(SwitchEntry entry) {
+        return credentials.get(entry.credentials());
+    }
+
+    /** The switches of group {@code group}, in inventory order; empty for an unknown group. */
+    public List<SwitchEntry> membersOf(String group) {
+        List<String> names = groups.getOrDefault(group, List.of());
+        List<SwitchEntry> members = new ArrayList<>();
+        for (SwitchEntry entry : switches) {
+            if (names.contains(entry.name())) {
+                members.add(entry);
+            }
+        }
+        return members;
+    }
+
+    /** A one-line summary without secrets: {@code 4 switches, groups access, all}. */
+    @Override
+    public String toString() {
+        return "Inventory[" + file + ": " + switches.size() + " switches, groups " + String.join(", ", groups.keySet())
+                + ", credentials " + String.join(", ", credentials.keySet()) + "]";
+    }
+}

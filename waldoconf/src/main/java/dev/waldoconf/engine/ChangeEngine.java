@@ -1,0 +1,60 @@
+package dev.waldoconf.engine;
+
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.ResolvedPlan;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What the {@code waldoconf} CLI asks of the change engine: apply a resolved plan to every switch
+ * as one distributed transaction (optionally as a trial that reverts by itself), confirm or roll
+ * back a trial, report status, and run the per-switch service. The CLI parses and validates
+ * everything before calling; the engine reaches the switches' services named in the inventory.
+ *
+ * <p>Failures are {@link EngineException}s whose {@link EngineException.Kind} the CLI maps to
+ * its exit codes; their messages name the switch and what to do next, and never contain secrets.
+ */
+public interface ChangeEngine extends AutoCloseable {
+    /**
+     * Applies {@code plan}: every changing switch moves to its desired state, or none does.
+     *
+     * @param trial when present, the change reverts on every switch after this long unless confirmed
+     * @param progress told about each switch as the change proceeds
+     * @return the outcome; {@link ApplyResult.Outcome#REFUSED} when a switch voted no and every switch was undone
+     * @throws EngineException when the change could not be attempted (a service unreachable, a pending trial on a
+     *     switch of the plan)
+     */
+    ApplyResult apply(ResolvedPlan plan, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException;
+
+    /**
+     * Keeps a pending trial on every switch of it.
+     *
+     * @param changeId the trial's change id; empty for the only pending trial
+     * @throws EngineException when there is no such trial, or several and no id was given
+     */
+    ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException;
+
+    /**
+     * Reverts a pending trial (or, with no trial pending, the last committed change) on every switch
+     * of it, atomically.
+     *
+     * @param changeId the change id; empty for the only pending trial
+     */
+    ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException;
+
+    /** Pending trials with deadlines, each switch's reachability, and drift from the intended state. */
+    StatusReport status(Inventory inventory) throws EngineException;
+
+    /**
+     * Starts the WaldoConf service of one switch ({@code waldoconf serve}, and one per switch
+     * under {@code waldoconf lab up}). It runs until the returned handle is closed.
+     */
+    RunningService startService(ServiceSpec spec) throws EngineException;
+
+    /** Releases connections; the default has nothing to release. */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,10 @@
+package dev.waldoconf.engine;
+
+/**
+ * Creates the change engine; registered with {@link java.util.ServiceLoader} by the module that
+ * implements {@link ChangeEngine} (the lead's {@code dev.waldoconf.service}).
+ */
+public interface ChangeEngineProvider {
+    /** A new engine; the caller closes it. */
+    ChangeEngine create();
+}

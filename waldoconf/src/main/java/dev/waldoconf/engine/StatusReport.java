@@ -1,0 +1,48 @@
+package dev.waldoconf.engine;
+
+import dev.waldoconf.model.VlanChange;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What {@code waldoconf status} shows.
+ *
+ * @param pendingTrials trials that will revert unless confirmed
+ * @param switches every switch of the inventory
+ */
+public record StatusReport(List<PendingTrial> pendingTrials, List<SwitchStatus> switches) {
+    /** Copies the lists. */
+    public StatusReport {
+        pendingTrials = List.copyOf(pendingTrials);
+        switches = List.copyOf(switches);
+    }
+
+    /**
+     * A trial that reverts at {@code deadline} unless confirmed.
+     *
+     * @param changeId the change's id
+     * @param deadline when every switch of it reverts
+     * @param switches the switches it touched
+     */
+    public record PendingTrial(String changeId, Instant deadline, List<String> switches) {
+        /** Copies the list. */
+        public PendingTrial {
+            switches = List.copyOf(switches);
+        }
+    }
+
+    /**
+     * One switch.
+     *
+     * @param switchName the switch
+     * @param reachable whether its service (and through it the switch) answered
+     * @param drift steps that would bring the switch back to the state WaldoConf intends; empty when none
+     * @param detail why it is unreachable, or ""
+     */
+    public record SwitchStatus(String switchName, boolean reachable, List<VlanChange> drift, String detail) {
+        /** Copies the list. */
+        public SwitchStatus {
+            drift = List.copyOf(drift);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.waldoconf.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InventoryLoaderTest {
+    @TempDir
+    Path dir;
+
+    private String problemsOf(String yaml) throws Exception {
+        Path file = ConfigFixtures.write(dir, "inv.yaml", yaml);
+        try {
+            InventoryLoader.load(file);
+        } catch (ConfigException e) {
+            return e.getMessage().replace(file.toString(), "inv.yaml");
+        }
+        throw new AssertionError("expected the inventory to be rejected");
+    }
+
+    @Test
+    void readsSwitchesGroupsAndCredentials() throws Exception {
+        Inventory inventory = ConfigFixtures.inventory(dir);
+        assertThat(inventory.switches()).extracting(SwitchEntry::name).containsExactly("lab-1", "lab-2", "lab-3");
+        SwitchEntry first = inventory.switches().get(0);
+        assertThat(first.service()).isEqualTo(new HostPort("127.0.0.1", 17101));
+        assertThat(first.snmp()).isEqualTo(new HostPort("127.0.0.1", 16101));
+        assertThat(first.version()).isEqualTo(SnmpVersion.V2C);
+        assertThat(first.portCount()).hasValue(24);
+        assertThat(inventory.switches().get(2).portCount()).isEmpty();
+        assertThat(inventory.groups()).containsEntry("access", java.util.List.of("lab-1", "lab-2"))
+                .containsEntry(Inventory.ALL, java.util.List.of("lab-1", "lab-2", "lab-3"));
+        assertThat(inventory.credentialsOf(first))
+                .isEqualTo(new Credentials.Community("lab", new SecretRef(SecretRef.Source.ENV, "TEST_COMMUNITY")));
+    }
+
+    @Test
+    void inlineSecretIsRejectedWithAdviceAndWithoutEchoingIt() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY.replace("community: {env: TEST_COMMUNITY}",
+                "community: s3cret-community"));
+        assertThat(message).isEqualTo("inv.yaml:24:16: credentials.lab.community: 's3cret-community' is an inline"
+                + " secret; secrets must not be written in the inventory: use {env: VARIABLE} or"
+                + " {file: /path/to/secret}");
+    }
+
+    @Test
+    void secretsAreReadFromEnvironmentOrFileAndNeverPrinted() throws Exception {
+        Path secretFile = ConfigFixtures.write(dir, "community", "hunter2\n");
+        Secret fromFile = new SecretRef(SecretRef.Source.FILE, secretFile.toString()).resolve(Map.of());
+        Secret fromEnv = new SecretRef(SecretRef.Source.ENV, "C").resolve(Map.of("C", "hunter2"));
+        assertThat(fromFile.revealString()).isEqualTo("hunter2");
+        assertThat(fromEnv).isEqualTo(fromFile);
+        assertThat(fromFile.toString()).doesNotContain("hunter2");
+        assertThatThrownBy(() -> new SecretRef(SecretRef.Source.ENV, "UNSET_VAR").resolve(Map.of()))
+                .hasMessageContaining("environment variable UNSET_VAR is not set");
+    }
+
+    @Test
+    void fileSecretsAreRelativeToTheInventory() throws Exception {
+        Files.createDirectories(dir.resolve("sub"));
+        Path file = ConfigFixtures.write(dir.resolve("sub"), "inv.yaml",
+                ConfigFixtures.INVENTORY.replace("{env: TEST_COMMUNITY}", "{file: community.txt}"));
+        Inventory inventory = InventoryLoader.load(file);
+        Credentials.Community community = (Credentials.Community) inventory.credentials().get("lab");
+        assertThat(community.community().name()).isEqualTo(dir.resolve("sub/community.txt").toString());
+    }
+
+    @Test
+    void unknownCredentialsAndGroupMembersNameTheFieldAndSuggest() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY.replace("credentials: lab\n    ports: 24\n  - name: lab-2",
+                "credentials: lba\n    ports: 24\n  - name: lab-2").replace("core: [lab-3]", "core: [lab-33]"));
+        assertThat(message).contains("inv.yaml:6:18: switches[0].credentials: no credentials named 'lba'; define"
+                + " them under 'credentials:' (known: lab)");
+        assertThat(message).contains("inv.yaml:21:10: groups.core[0]: no switch named 'lab-33' in this inventory;"
+                + " did you mean 'lab-3'?");
+    }
+
+    @Test
+    void versionMustMatchTheCredentials() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY.replaceFirst("version: '2c'", "version: '3'"));
+        assertThat(message).isEqualTo("inv.yaml:6:18: switches[0].credentials: switch lab-1 speaks SNMP version 3"
+                + " but credentials 'lab' are for version 2c; name credentials with user, auth and priv");
+    }
+
+    @Test
+    void schemaErrorsNameLineColumnAndField() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY.replace("snmp: 127.0.0.1:16102", "snmp: 127.0.0.1")
+                .replace("ports: 24\n  - name: lab-2", "ports: 24\n    colour: blue\n  - name: lab-2")
+                .replaceFirst("version: '2c'", "version: 2"));
+        assertThat(message.lines()).containsExactly(
+                "inv.yaml:5:14: switches[0].version: 2 is not an SNMP version WaldoConf speaks; write '2c' or '3'"
+                        + " (quoted)",
+                "inv.yaml:8:13: switches[0].colour: unknown field 'colour'; check its spelling and indentation",
+                "inv.yaml:11:11: switches[1].snmp: '127.0.0.1' is not an address like 127.0.0.1:16100 or"
+                        + " switch1.example.net:161 (host:port)");
+    }
+
+    @Test
+    void duplicateNamesAndAddressesAreRejected() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY.replace("name: lab-2", "name: lab-1")
+                .replace("service: 127.0.0.1:17103", "service: 127.0.0.1:17101"));
+        assertThat(message).contains("inv.yaml:8:11: switches[1].name: name 'lab-1' is already used at 2:11"
+                + " (switches[0].name); every switch needs its own");
+        assertThat(message).contains("switches[2].service: service '127.0.0.1:17101' is already used");
+    }
+
+    @Test
+    void missingFileAndBrokenYamlAreReportedAsProblems() throws Exception {
+        assertThatThrownBy(() -> InventoryLoader.load(dir.resolve("nope.yaml")))
+                .hasMessageContaining("nope.yaml:1:1: no such file");
+        assertThat(problemsOf("switches:\n  - name: [unclosed\n")).isEqualTo("inv.yaml:2:20: not valid YAML: while parsing"
+                + " a flow sequence; expected ',' or ']', but got <stream end>");
+        assertThat(problemsOf("switches: []\n")).isEqualTo("inv.yaml:1:11: switches: needs at least 1 entry");
+        assertThat(problemsOf("")).isEqualTo("inv.yaml:1:1: the file is empty; see configs/ for an example");
+    }
+
+    @Test
+    void toStringShowsNoSecrets() throws Exception {
+        Inventory inventory = ConfigFixtures.inventory(dir);
+        assertThat(inventory.toString()).contains("3 switches").doesNotContain("TEST_COMMUNITY=");
+    }
+}
