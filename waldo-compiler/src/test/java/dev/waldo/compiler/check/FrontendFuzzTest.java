@@ -82,6 +82,78 @@ class FrontendFuzzTest {
                 .as((c, seed, count) -> mutate(c.source().text(), new Random(seed), count));
     }
 
+    /**
+     * Well-formed programs with random, mostly ill-typed expressions and statements over
+     * variables of every type: these get past the parser and exercise every checker rule.
+     */
+    @Property(tries = 1500)
+    void randomWellFormedProgramsNeverCrash(@ForAll("statements") List<String> statements) {
+        assertOutcome(SKELETON.replace("$BODY", String.join("\n", statements)));
+    }
+
+    private static final String SKELETON = """
+            Struct S { Number n; Text t; List<S> kids; }
+            Endpoint Peer { Public Function get(Number k) returns Number { return k; } }
+            Endpoint Main {
+                Number n; Text t; TrueFalse b; Endpoint e; List<Number> ln; List<Text> lt;
+                Map(from: Text, to: Number) m; S s;
+                Public Function f(Number x) returns Number {
+                    $BODY
+                }
+                Private g(Text y) { }
+            }
+            Sequence Q(Number q) returns Number r {
+                Main.one { r = q; }
+                Peer.two { }
+            }
+            """;
+
+    @Provide
+    Arbitrary<List<String>> statements() {
+        return statement(3).list().ofMaxSize(6);
+    }
+
+    private Arbitrary<String> statement(int depth) {
+        Arbitrary<String> expr = expression(3);
+        Arbitrary<String> simple = Arbitraries.oneOf(
+                expr.map(x -> x + ";"),
+                Combinators.combine(Arbitraries.of("n", "t", "b", "ln[0]", "m['k']", "s.n", "s.kids[0].t", "x"),
+                        Arbitraries.of("=", "+=", "-="), expr).as((l, op, r) -> l + " " + op + " " + r + ";"),
+                Combinators.combine(Arbitraries.of("Number", "Text", "List<Number>", "S", "Map<Text, S>"),
+                        Arbitraries.of("v", "w", "n"), expr).as((t, v, x) -> t + " " + v + " = " + x + ";"),
+                Arbitraries.of("return;", "break;", "continue;", "abort();", "return x;"),
+                expr.map(x -> "return " + x + ";"));
+        if (depth == 0) {
+            return simple;
+        }
+        Arbitrary<String> inner = Arbitraries.lazy(() -> statement(depth - 1));
+        return Arbitraries.oneOf(simple,
+                Combinators.combine(expr, inner, inner).as((c, a, b) -> "if (" + c + ") { " + a + " } else " + b),
+                Combinators.combine(expr, inner).as((c, a) -> "while (" + c + ") { " + a + " }"),
+                Combinators.combine(Arbitraries.of("Number i", "i", "Text i", "n"), expr, inner)
+                        .as((v, c, a) -> "for (" + v + " in " + c + ") { " + a + " }"),
+                Combinators.combine(inner, inner).as((a, b) -> "try { " + a + " } catch (NetworkException z) { " + b + " }"));
+    }
+
+    private Arbitrary<String> expression(int depth) {
+        Arbitrary<String> leaf = Arbitraries.of("1", "2.5", "'a'", "True", "n", "t", "b", "e", "ln", "lt", "m",
+                "s", "x", "q", "r", "self", "[]", "{}", "[1, 2]", "['a']", "{'k': 1}", "id()", "nothing");
+        if (depth == 0) {
+            return leaf;
+        }
+        Arbitrary<String> sub = Arbitraries.lazy(() -> expression(depth - 1));
+        return Arbitraries.oneOf(leaf,
+                Combinators.combine(sub, Arbitraries.of("+", "-", "*", "/", "%", "==", "!=", "<", ">=", "and", "or",
+                        "in", "not in"), sub).as((a, op, b) -> "(" + a + " " + op + " " + b + ")"),
+                sub.map(a -> "not " + a), sub.map(a -> "-" + a),
+                Combinators.combine(Arbitraries.of("len", "toText", "keys", "range", "print", "f", "g", "Q", "nope"),
+                        sub.list().ofMaxSize(3)).as((name, args) -> name + "(" + String.join(", ", args) + ")"),
+                Combinators.combine(sub, Arbitraries.of("append", "remove", "insert", "get", "n", "kids"),
+                        sub.list().ofMaxSize(2)).as((r, name, args) -> r + "." + name + "(" + String.join(", ", args) + ")"),
+                Combinators.combine(sub, Arbitraries.of("n", "t", "kids", "zz")).as((r, name) -> r + "." + name),
+                Combinators.combine(sub, sub).as((a, i) -> a + "[" + i + "]"));
+    }
+
     @Example
     void pathologicalNestingIsADiagnostic() {
         assertOutcome("Endpoint E { f() { x = " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + "; } }");
