@@ -1,0 +1,111 @@
+package dev.waldo.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldo.net.testing.PeerProcessHandle;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hosts in separate JVMs on loopback, killed with SIGKILL at the worst
+ * moments. "client" connects and starts every transaction, so it is the
+ * coordinator; "server" is its partner and a participant. After each failure
+ * the test reads every surviving host's committed state: all or nothing.
+ *
+ * <p>STATE answers are "count bound live ledger-commits ledger-aborts".
+ */
+class MultiProcessTest {
+    @TempDir
+    Path state;
+
+    private PeerProcessHandle server;
+    private PeerProcessHandle client;
+
+    /** Starts both hosts, connects them and commits one bump of 1, so both sides hold 1. */
+    private void startPair(boolean tls) throws Exception {
+        server = PeerProcessHandle.start("server", state.resolve("server"), tls);
+        client = PeerProcessHandle.start("client", state.resolve("client"), tls);
+        String port = server.ask("listen", "LISTENING").split(" ")[1];
+        client.ask("connect " + port, "CONNECTED");
+        assertThat(client.ask("bump 1", "OK")).isEqualTo("OK 2.0");
+        assertThat(server.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+        assertThat(client.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+    }
+
+    private void closeAll() throws InterruptedException {
+        for (PeerProcessHandle handle : new PeerProcessHandle[] {server, client}) {
+            if (handle != null) {
+                handle.close();
+            }
+        }
+    }
+
+    @Test
+    void killingThePartnerMidSequenceLeavesTheCallerUnchanged() throws Exception {
+        try {
+            startPair(false);
+            server.ask("pause-echo", "PAUSING");
+            client.send("bump 5");
+            server.expect("IN-ECHO");
+            server.kill();
+            assertThat(client.expect("FAILED")).startsWith("FAILED NetworkException");
+            assertThat(client.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void killingTheParticipantAfterItVotedYesBacksTheCoordinatorOut() throws Exception {
+        try {
+            startPair(true);
+            client.ask("pause-prepare", "PAUSING");
+            client.send("bump 5");
+            client.expect("PREPARED-PAUSE");
+            server.expect("VOTED");
+            server.kill();
+            client.ask("release", "RELEASED");
+            assertThat(client.expect("FAILED")).startsWith("FAILED NetworkException");
+            // The coordinator's ledger prepared and then aborted; nothing committed.
+            assertThat(client.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 1");
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void killingTheCoordinatorBetweenPrepareAndCommitNeverCommitsTheParticipantAlone() throws Exception {
+        try {
+            startPair(false);
+            client.ask("pause-prepare", "PAUSING");
+            client.send("bump 5");
+            client.expect("PREPARED-PAUSE");
+            server.expect("VOTED");
+            client.kill();
+            // The participant voted yes and lost its coordinator: it must neither commit
+            // nor abort on its own. It keeps the attempt prepared (1 live attempt) and its
+            // committed state unchanged, in doubt until the decision can reach it.
+            Thread.sleep(1_500); // past the heartbeat timeout, so the link-down was processed
+            assertThat(server.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 1 1 0");
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void closingAnIdleConnectionLosesNothingAndTheLinkComesBack() throws Exception {
+        try {
+            startPair(true);
+            client.ask("drop", "DROPPED");
+            client.ask("await-link", "LINKED");
+            assertThat(server.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+            assertThat(client.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+            assertThat(client.ask("bump 2", "OK")).isEqualTo("OK 6.0");
+            assertThat(server.ask("state", "STATE")).isEqualTo("STATE 3.0 3.0 0 2 0");
+            assertThat(client.ask("state", "STATE")).isEqualTo("STATE 3.0 3.0 0 2 0");
+        } finally {
+            closeAll();
+        }
+    }
+}

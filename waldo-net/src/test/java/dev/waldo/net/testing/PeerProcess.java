@@ -1,0 +1,160 @@
+package dev.waldo.net.testing;
+
+import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetHost;
+import dev.waldo.net.PeerLink;
+import dev.waldo.net.Security;
+import dev.waldo.runtime.Binding;
+import dev.waldo.runtime.BoundTransaction;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A host in a process of its own, driven line by line over stdin by a test
+ * in another JVM. Answers start with '@' so that they stand out from logs.
+ *
+ * <pre>
+ * listen              -> @LISTENING port
+ * connect port        -> @CONNECTED
+ * bump n              -> @OK total | @FAILED ExceptionName: message   (runs in the background)
+ * state               -> @STATE count bound live ledger-commits ledger-aborts
+ * pause-prepare       -> @PAUSING       the next ledger prepare prints @PREPARED-PAUSE and waits
+ * release             -> @RELEASED      lets a paused prepare vote yes
+ * pause-echo          -> @PAUSING       the next Bump step here prints @IN-ECHO and waits forever
+ * drop                -> @DROPPED       closes the link to the partner's host
+ * await-link          -> @LINKED        once a link to the partner's host is up again
+ * </pre>
+ * Every ledger prepare that votes yes prints @VOTED first.
+ */
+public final class PeerProcess {
+    private final NetHost net;
+    private volatile PeerEndpoint endpoint;
+    private volatile String partnerHost;
+    private volatile CountDownLatch preparePause;
+    private volatile CountDownLatch pausedPrepare;
+    private volatile PeerLink dropped;
+    private volatile int commits;
+    private volatile int aborts;
+
+    private PeerProcess(NetConfig config) {
+        net = NetHost.start(config);
+        net.host().bind(PeerEndpoint.LEDGER, new Ledger());
+    }
+
+    /** Arguments: host id, state directory, {@code insecure} or {@code tls}. */
+    public static void main(String[] args) throws Exception {
+        NetConfig config = NetConfig.defaults(args[0], Path.of(args[1]))
+                .withSecurity(args[2].equals("tls") ? Security.SELF_SIGNED : Security.INSECURE)
+                .withHeartbeat(200, 1_000);
+        new PeerProcess(config).serve();
+    }
+
+    private static synchronized void answer(String line) {
+        System.out.println("@" + line);
+        System.out.flush();
+    }
+
+    private void serve() throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] words = line.trim().split(" ");
+            switch (words[0]) {
+                case "listen" -> answer("LISTENING " + net.listen(new InetSocketAddress("127.0.0.1", 0),
+                        PeerEndpoint::create, this::accepted).getPort());
+                case "connect" -> {
+                    endpoint = net.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])),
+                            PeerEndpoint::create);
+                    partnerHost = endpoint.partner().host();
+                    answer("CONNECTED");
+                }
+                case "bump" -> Thread.ofPlatform().start(() -> bump(Double.parseDouble(words[1])));
+                case "state" -> answer("STATE " + endpoint.count.committed() + " " + endpoint.bound.committed()
+                        + " " + net.host().liveTransactions() + " " + commits + " " + aborts);
+                case "pause-prepare" -> {
+                    preparePause = new CountDownLatch(1);
+                    answer("PAUSING");
+                }
+                case "release" -> {
+                    pausedPrepare.countDown();
+                    answer("RELEASED");
+                }
+                case "pause-echo" -> {
+                    endpoint.beforeEcho = PeerProcess::hang;
+                    answer("PAUSING");
+                }
+                case "drop" -> {
+                    dropped = net.transport().link(partnerHost);
+                    dropped.close("test drops the idle connection");
+                    answer("DROPPED");
+                }
+                case "await-link" -> awaitLink();
+                default -> answer("UNKNOWN " + line);
+            }
+        }
+        net.close();
+    }
+
+    private void accepted(PeerEndpoint accepted) {
+        endpoint = accepted;
+        partnerHost = accepted.partner().host();
+    }
+
+    private void bump(double by) {
+        try {
+            answer("OK " + endpoint.bump(by));
+        } catch (RuntimeException e) {
+            answer("FAILED " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static void hang() {
+        answer("IN-ECHO");
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitLink() throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            PeerLink link = net.transport().link(partnerHost);
+            if (link != null && link != dropped && link.isActive()) {
+                answer("LINKED");
+                return;
+            }
+            Thread.sleep(50);
+        }
+        answer("NOT-LINKED");
+    }
+
+    /** A binding that counts outcomes and can hold a prepare back. */
+    private final class Ledger implements Binding {
+        @Override
+        public Vote prepare(BoundTransaction transaction) throws InterruptedException {
+            CountDownLatch pause = preparePause;
+            if (pause != null) {
+                preparePause = null;
+                pausedPrepare = pause;
+                answer("PREPARED-PAUSE");
+                pause.await();
+            }
+            answer("VOTED");
+            return Vote.yes();
+        }
+
+        @Override
+        public void commit(BoundTransaction transaction) {
+            commits++;
+        }
+
+        @Override
+        public void abort(BoundTransaction transaction) {
+            aborts++;
+        }
+    }
+}
