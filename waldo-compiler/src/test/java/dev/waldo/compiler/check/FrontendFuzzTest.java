@@ -145,7 +145,7 @@ class FrontendFuzzTest {
         return Arbitraries.oneOf(leaf,
                 Combinators.combine(sub, Arbitraries.of("+", "-", "*", "/", "%", "==", "!=", "<", ">=", "and", "or",
                         "in", "not in"), sub).as((a, op, b) -> "(" + a + " " + op + " " + b + ")"),
-                sub.map(a -> "not " + a), sub.map(a -> "-" + a),
+                sub.map(a -> "(not " + a + ")"), sub.map(a -> "-" + a),
                 Combinators.combine(Arbitraries.of("len", "toText", "keys", "range", "print", "f", "g", "Q", "nope"),
                         sub.list().ofMaxSize(3)).as((name, args) -> name + "(" + String.join(", ", args) + ")"),
                 Combinators.combine(sub, Arbitraries.of("append", "remove", "insert", "get", "n", "kids"),
