@@ -1,0 +1,121 @@
+package dev.waldoconf.snmp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.lab.SimulatedSwitch;
+import dev.waldoconf.lab.model.QuirkProfile;
+import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.model.Vlan;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.VariableBinding;
+
+/** PDU size limits: the configured maximum, tooBig answers, and agents that refuse createAndGo. */
+class SnmpPduSplittingTest {
+    private static final int PORTS = 24;
+
+    private SimulatedSwitch sw;
+    private SnmpVlanDevice device;
+
+    @AfterEach
+    void stop() {
+        device.close();
+        sw.close();
+    }
+
+    private WatchedSession start(QuirkProfile profile, java.util.function.Function<SnmpSession, WatchedSession> watch,
+                                 SnmpVlanDevice.Options options) throws Exception {
+        sw = LabSwitches.start(profile);
+        WatchedSession session = watch.apply(Snmp4jSession.open(LabSwitches.v2c(sw)));
+        device = new SnmpVlanDevice(sw.name(), session, options);
+        return session;
+    }
+
+    /** Ten VLANs on the uplinks, ports 1-10 each untagged in its own VLAN with it as PVID. */
+    private static SwitchState tenAccessVlans() {
+        SwitchState state = SwitchState.factoryDefault(PORTS)
+                .with(new Vlan(1, "default", new TreeSet<>(), range(11, 24)));
+        for (int i = 1; i <= 10; i++) {
+            state = state.with(new Vlan(100 + i, "access-" + i, range(23, 24), new TreeSet<>(Set.of(i))))
+                    .withPvid(i, 100 + i);
+        }
+        return state;
+    }
+
+    private static TreeSet<Integer> range(int from, int to) {
+        TreeSet<Integer> ports = new TreeSet<>();
+        for (int port = from; port <= to; port++) {
+            ports.add(port);
+        }
+        return ports;
+    }
+
+    private static int column(VariableBinding vb) {
+        OID oid = vb.getOid();
+        return oid.startsWith(QBridge.VLAN_STATIC_ENTRY) ? oid.get(QBridge.VLAN_STATIC_ENTRY.size()) : 0;
+    }
+
+    @Test
+    void aSmallMaximumSplitsPdusButNeverSeparatesAVlansEgressAndUntaggedLists() throws Exception {
+        WatchedSession session = start(QuirkProfile.STRICT_ORDER, WatchedSession::recording,
+                SnmpVlanDevice.Options.defaults().withMaxVarbindsPerPdu(2));
+
+        device.push(tenAccessVlans());
+
+        assertThat(LabSwitches.holds(sw)).isEqualTo(tenAccessVlans());
+        assertThat(session.forwardedSets).hasSizeGreaterThan(20).allSatisfy(set -> assertThat(set).hasSizeLessThanOrEqualTo(2));
+        for (List<VariableBinding> set : session.forwardedSets) {
+            long egress = set.stream().filter(vb -> column(vb) == QBridge.COLUMN_EGRESS).count();
+            long untagged = set.stream().filter(vb -> column(vb) == QBridge.COLUMN_UNTAGGED).count();
+            assertThat(egress).as("egress and untagged travel together in %s", set).isEqualTo(untagged);
+        }
+    }
+
+    @Test
+    void tooBigAnswersAreSplitUntilTheAgentTakesThem() throws Exception {
+        WatchedSession session = start(QuirkProfile.STANDARD, real -> WatchedSession.tooBigAbove(real, 5),
+                SnmpVlanDevice.Options.defaults());
+
+        device.push(tenAccessVlans());
+
+        assertThat(LabSwitches.holds(sw)).isEqualTo(tenAccessVlans());
+        assertThat(session.interceptedSets).isNotEmpty();
+        assertThat(session.forwardedSets).allSatisfy(set -> assertThat(set).hasSizeLessThanOrEqualTo(5));
+    }
+
+    @Test
+    void aSingleStepTooBigForTheAgentFailsAndIsUndone() throws Exception {
+        start(QuirkProfile.STANDARD, real -> WatchedSession.tooBigAbove(real, 1), SnmpVlanDevice.Options.defaults());
+
+        DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(tenAccessVlans()));
+
+        assertThat(failure.getMessage()).contains("create VLAN 101 'access-1'", "tooBig");
+        assertThat(failure.undone()).isTrue();
+        assertThat(LabSwitches.holds(sw)).isEqualTo(SwitchState.factoryDefault(PORTS));
+    }
+
+    @Test
+    void anAgentThatRefusesCreateAndGoGetsCreateAndWaitThenActive() throws Exception {
+        WatchedSession session = start(QuirkProfile.STRICT_ORDER, real -> new WatchedSession(real, set -> {
+            for (int i = 0; i < set.size(); i++) {
+                if (column(set.get(i)) == QBridge.COLUMN_ROW_STATUS
+                        && set.get(i).getVariable().toInt() == QBridge.ROW_CREATE_AND_GO) {
+                    return new SnmpResponse(SnmpResponse.WRONG_VALUE, i + 1, set);
+                }
+            }
+            return null;
+        }), SnmpVlanDevice.Options.defaults());
+
+        device.push(tenAccessVlans());
+
+        assertThat(device.rowCreation()).isEqualTo(RowCreation.CREATE_AND_WAIT);
+        assertThat(session.interceptedSets).hasSize(1);
+        assertThat(LabSwitches.holds(sw)).isEqualTo(tenAccessVlans());
+    }
+}

@@ -1,0 +1,71 @@
+package dev.waldoconf.snmp;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.VariableBinding;
+
+/**
+ * A session that records the SETs it passes on and can answer some itself, to play an agent
+ * with limits the lab does not have (a small tooBig threshold, no createAndGo).
+ */
+final class WatchedSession implements SnmpSession {
+    private final SnmpSession real;
+    private final Function<List<VariableBinding>, SnmpResponse> interceptor;
+    /** Bindings of every SET that reached the real agent, in order. */
+    final List<List<VariableBinding>> forwardedSets = new ArrayList<>();
+    /** Bindings of every SET answered by the interceptor. */
+    final List<List<VariableBinding>> interceptedSets = new ArrayList<>();
+
+    /**
+     * @param interceptor returns an answer for a SET it wants to answer itself, or null to pass it on
+     */
+    WatchedSession(SnmpSession real, Function<List<VariableBinding>, SnmpResponse> interceptor) {
+        this.real = real;
+        this.interceptor = interceptor;
+    }
+
+    /** A session that passes everything on and only records. */
+    static WatchedSession recording(SnmpSession real) {
+        return new WatchedSession(real, bindings -> null);
+    }
+
+    /** A session whose agent answers tooBig to any SET with more than {@code max} bindings. */
+    static WatchedSession tooBigAbove(SnmpSession real, int max) {
+        return new WatchedSession(real, bindings -> bindings.size() > max
+                ? new SnmpResponse(SnmpResponse.TOO_BIG, 0, List.of()) : null);
+    }
+
+    @Override
+    public String agent() {
+        return real.agent();
+    }
+
+    @Override
+    public SnmpResponse get(List<OID> oids) throws IOException {
+        return real.get(oids);
+    }
+
+    @Override
+    public SnmpResponse set(List<VariableBinding> bindings) throws IOException {
+        SnmpResponse answer = interceptor.apply(bindings);
+        if (answer != null) {
+            interceptedSets.add(List.copyOf(bindings));
+            return answer;
+        }
+        forwardedSets.add(List.copyOf(bindings));
+        return real.set(bindings);
+    }
+
+    @Override
+    public SnmpResponse getBulk(OID after, int maxRepetitions) throws IOException {
+        return real.getBulk(after, maxRepetitions);
+    }
+
+    @Override
+    public void close() {
+        real.close();
+    }
+}
