@@ -53,6 +53,30 @@ public final class NetHost implements AutoCloseable {
         this.transport = new NetTransport(config, structs);
         this.transport.observe(new Wiring());
         this.host = NetBridge.newHost(config.hostId(), transport);
+        this.transport.checkCalls(this::refusal);
+    }
+
+    /** Why a call from a peer cannot be for this host, or null: its target object must exist here. */
+    private String refusal(Object request) {
+        return NetBridge.visit(request, new NetBridge.Visitor<>() {
+            @Override
+            public String invocation(long object, String function, Object[] args) {
+                return host.object(object) == null ? "call of " + function + " on object " + object
+                        + ", which does not exist on host " + host.id() : null;
+            }
+
+            @Override
+            public String step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
+                return host.object(object) instanceof WaldoEndpoint ? null : "step " + step + " of sequence "
+                        + sequence + " for endpoint " + object + ", which does not exist on host " + host.id();
+            }
+
+            @Override
+            public String response(int kind, Object value, String message, Map<String, Object> changes,
+                                   boolean returned) {
+                return "a call that carries a response";
+            }
+        });
     }
 
     /** Starts a host for programs without structs. */

@@ -2,6 +2,7 @@ package dev.waldo.net;
 
 import dev.waldo.runtime.Transport;
 import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,7 @@ public final class NetTransport implements Transport {
     private final LinkListener linkEvents;
     private volatile Receiver receiver;
     private volatile LinkListener observer;
+    private volatile Function<Object, String> callCheck = request -> null;
     private volatile boolean closed;
     private ScheduledFuture<?> ticks;
 
@@ -79,6 +82,15 @@ public final class NetTransport implements Transport {
     /** The link to {@code hostId}, or null when there is none. */
     public PeerLink link(String hostId) {
         return links.get(HostNumbers.of(hostId));
+    }
+
+    /**
+     * Checks every incoming call's request before the host sees it: a non-null
+     * answer is a protocol violation that closes the link (a step for an
+     * endpoint that does not exist here, for instance).
+     */
+    void checkCalls(Function<Object, String> check) {
+        this.callCheck = check;
     }
 
     /** Also reports link events and non-protocol messages to {@code observer} (the host wiring uses it). */
@@ -182,6 +194,12 @@ public final class NetTransport implements Transport {
         @Override
         public void message(PeerLink link, Object message) {
             if (message instanceof Envelope envelope) {
+                if (envelope.message() instanceof Message.Call call) {
+                    String refusal = callCheck.apply(call.request());
+                    if (refusal != null) {
+                        throw new ProtocolViolationException(refusal);
+                    }
+                }
                 deliver(envelope);
                 return;
             }

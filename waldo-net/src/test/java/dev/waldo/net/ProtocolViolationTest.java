@@ -1,0 +1,147 @@
+package dev.waldo.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldo.net.testing.PeerEndpoint;
+import dev.waldo.net.wire.Call;
+import dev.waldo.net.wire.Commit;
+import dev.waldo.net.wire.Frame;
+import dev.waldo.net.wire.NameDefinition;
+import dev.waldo.net.wire.Priority;
+import dev.waldo.net.wire.Reply;
+import dev.waldo.net.wire.StepInvocation;
+import dev.waldo.net.wire.Vote;
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Valid protobuf that breaks the protocol: each costs the sender its
+ * connection, with the reason logged, and never reaches the core.
+ */
+class ProtocolViolationTest {
+    private static final int SENDER = OutboundNames.SENDER;
+    private static final int RECEIVER = OutboundNames.RECEIVER;
+    private final RecordingListener listener = new RecordingListener();
+
+    @TempDir
+    Path state;
+
+    private EmbeddedChannel channel() {
+        NetConfig config = NetConfig.defaults("local", Path.of("unused")).insecure();
+        HostNumbers hosts = new HostNumbers();
+        int local = hosts.register("local");
+        ProtocolGuard guard = new ProtocolGuard(local);
+        EmbeddedChannel channel = new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
+                () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
+        channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(Frames.hello("peer"))));
+        return channel;
+    }
+
+    private static Frame stepCall(long serial, String sequence) {
+        return Frame.newBuilder().addNames(NameDefinition.newBuilder().setAlias(2).setName(sequence))
+                .setCall(Call.newBuilder().setTxnHost(SENDER).setTxnSerial(serial).setCallId(1)
+                        .setPriority(Priority.getDefaultInstance())
+                        .setStep(StepInvocation.newBuilder().setObject(999).setSequence(2).setStep(1))).build();
+    }
+
+    private String closeReasonAfter(Frame frame) {
+        EmbeddedChannel channel = channel();
+        channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(frame)));
+        assertThat(channel.isActive()).isFalse();
+        assertThat(listener.messages).isEmpty();
+        return Links.reason(channel);
+    }
+
+    @Test
+    void voteForAnAttemptNeverPreparedClosesTheConnection() {
+        Frame vote = Frame.newBuilder().setVote(Vote.newBuilder().setTxnHost(RECEIVER).setTxnSerial(7)).build();
+        assertThat(closeReasonAfter(vote)).startsWith("protocol violation: vote for attempt")
+                .endsWith("which this host never prepared with that peer");
+    }
+
+    @Test
+    void voteForAnAttemptThisHostDoesNotCoordinateClosesTheConnection() {
+        Frame vote = Frame.newBuilder().setVote(Vote.newBuilder().setTxnHost(SENDER).setTxnSerial(7)).build();
+        assertThat(closeReasonAfter(vote)).endsWith("which this host does not coordinate");
+    }
+
+    @Test
+    void replyToACallNeverMadeClosesTheConnection() {
+        Frame reply = Frame.newBuilder().setReply(Reply.newBuilder().setTxnHost(RECEIVER).setTxnSerial(3)
+                .setCallId(42)).build();
+        assertThat(closeReasonAfter(reply)).contains("that this host never sent to that peer");
+    }
+
+    @Test
+    void commitForAnUnknownTransactionClosesTheConnection() {
+        Frame commit = Frame.newBuilder().setCommit(Commit.newBuilder().setTxnHost(SENDER).setTxnSerial(9)).build();
+        assertThat(closeReasonAfter(commit)).isEqualTo("protocol violation: commit for unknown transaction "
+                + HostNumbers.of("peer") + ".9: it never reached this host");
+    }
+
+    @Test
+    void undefinedNameAliasClosesTheConnection() {
+        Frame call = stepCall(1, "Bump").toBuilder().clearNames().build();
+        assertThat(closeReasonAfter(call)).isEqualTo("protocol violation: peer used name alias 2 that it never defined");
+    }
+
+    @Test
+    void secondHelloAndEmptyFrameCloseTheConnection() {
+        assertThat(closeReasonAfter(Frames.hello("peer"))).isEqualTo("protocol violation: peer sent a second Hello");
+        assertThat(closeReasonAfter(Frame.getDefaultInstance()))
+                .isEqualTo("protocol violation: frame carries no message");
+    }
+
+    @Test
+    void validCallReachesTheCoreAsAnEnvelope() {
+        EmbeddedChannel channel = channel();
+        channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(stepCall(5, "Bump"))));
+        assertThat(channel.isActive()).isTrue();
+        Envelope envelope = (Envelope) listener.messages.poll();
+        assertThat(envelope.from()).isEqualTo(HostNumbers.of("peer"));
+        assertThat(envelope.message()).isInstanceOf(Message.Call.class);
+        assertThat(envelope.message().txn().serial()).isEqualTo(5);
+    }
+
+    @Test
+    void rawSocketBreakingTheProtocolCostsOnlyItsConnection() throws Exception {
+        try (NetHost server = NetHost.start(NetConfig.defaults("server", state.resolve("server")).insecure());
+             NetHost client = NetHost.start(NetConfig.defaults("client", state.resolve("client")).insecure())) {
+            InetSocketAddress address = server.listen(new InetSocketAddress("127.0.0.1", 0),
+                    PeerEndpoint::create, null);
+            PeerEndpoint good = client.connect(address, PeerEndpoint::create);
+            assertThat(good.bump(1)).isEqualTo(2.0);
+
+            Frame neverPrepared = Frame.newBuilder().setVote(Vote.newBuilder().setTxnHost(RECEIVER)
+                    .setTxnSerial(3)).build();
+            assertThat(rawExchange(address, "mallory", neverPrepared)).isEqualTo(-1);
+            assertThat(rawExchange(address, "mallory2", stepCall(1, "NoSuchSequence"))).isEqualTo(-1);
+
+            assertThat(good.bump(1)).isEqualTo(4.0);
+            assertThat(server.host().liveTransactions()).isZero();
+        }
+    }
+
+    /** Says Hello as {@code host}, sends {@code frame}, and reads until the server closes. */
+    private static int rawExchange(InetSocketAddress address, String host, Frame frame) throws Exception {
+        try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(Frames.frames(Frames.hello(host), frame));
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[256];
+            int read;
+            do {
+                read = in.read(buffer);
+            } while (read > 0);
+            return read;
+        }
+    }
+}
