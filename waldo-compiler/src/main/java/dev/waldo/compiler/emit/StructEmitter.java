@@ -43,7 +43,8 @@ final class StructEmitter {
         out.line("%s copy = new %s();", className, className);
         for (Map.Entry<String, Type> field : struct.fields().entrySet()) {
             String name = JavaNames.of(field.getKey());
-            out.line(JavaTypes.needsCopy(field.getValue()) ? "copy.%s = Values.copy(%s);" : "copy.%s = %s;", name, name);
+            out.line(JavaTypes.needsCopy(field.getValue()) ? "copy.%s = Values.copy(this.%s);" : "copy.%s = this.%s;",
+                    name, name);
         }
         out.line("return copy;");
         out.close().blank();
@@ -61,21 +62,23 @@ final class StructEmitter {
         out.line("return java.util.List.of(%s);", String.join(", ", names));
         out.close().blank();
         out.line("@Override");
-        out.open("public Object field(String name)");
-        out.open("return switch (name)");
+        // Parameters are '$'-named and fields 'this.'-qualified: a struct may have a field called
+        // 'name' or 'value', which would otherwise be shadowed.
+        out.open("public Object field(String $name)");
+        out.open("return switch ($name)");
         struct.fields().keySet().forEach(name ->
-                out.line("case %s -> %s;", JavaNames.literal(name), JavaNames.of(name)));
-        out.line("default -> throw new IllegalArgumentException(\"no field \" + name + \" in %s\");", struct.name());
+                out.line("case %s -> this.%s;", JavaNames.literal(name), JavaNames.of(name)));
+        out.line("default -> throw new IllegalArgumentException(\"no field \" + $name + \" in %s\");", struct.name());
         out.close(";");
         out.close().blank();
         out.line("@Override");
-        out.open("public void setField(String name, Object value)");
-        out.open("switch (name)");
+        out.open("public void setField(String $name, Object $value)");
+        out.open("switch ($name)");
         for (Map.Entry<String, Type> field : struct.fields().entrySet()) {
-            out.line("case %s -> %s = %s;", JavaNames.literal(field.getKey()), JavaNames.of(field.getKey()),
-                    JavaTypes.cast("value", field.getValue()));
+            out.line("case %s -> this.%s = %s;", JavaNames.literal(field.getKey()), JavaNames.of(field.getKey()),
+                    JavaTypes.cast("$value", field.getValue()));
         }
-        out.line("default -> throw new IllegalArgumentException(\"no field \" + name + \" in %s\");", struct.name());
+        out.line("default -> throw new IllegalArgumentException(\"no field \" + $name + \" in %s\");", struct.name());
         out.close();
         out.close().blank();
     }
@@ -89,13 +92,13 @@ final class StructEmitter {
             out.line("return other instanceof %s;", className);
         } else {
             List<String> checks = new ArrayList<>();
-            names.forEach(name -> checks.add("java.util.Objects.equals(" + name + ", that." + name + ")"));
+            names.forEach(name -> checks.add("java.util.Objects.equals(this." + name + ", that." + name + ")"));
             out.line("return other instanceof %s that && %s;", className, String.join(" && ", checks));
         }
         out.close().blank();
         out.line("@Override");
         out.open("public int hashCode()");
-        out.line("return java.util.Objects.hash(%s);", String.join(", ", names));
+        out.line("return java.util.Objects.hash(%s);", String.join(", ", names.stream().map(n -> "this." + n).toList()));
         out.close().blank();
         out.line("@Override");
         out.open("public String toString()");

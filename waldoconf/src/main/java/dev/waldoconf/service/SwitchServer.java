@@ -1,0 +1,73 @@
+package dev.waldoconf.service;
+
+import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetHost;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.VlanDevice;
+import dev.waldoconf.services.Structs;
+import dev.waldoconf.services.SwitchDesk;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * What {@code waldoconf serve} runs for one switch: a networked Waldo host
+ * holding the switch's {@link SwitchService}, listening for operators. Each
+ * operator that connects gets a SwitchDesk that hands out the service.
+ *
+ * <p>State directory layout: {@code journal/} (the trial journal) and
+ * {@code net/} (the host's TLS key, certificate and pinned peers).
+ */
+public final class SwitchServer implements AutoCloseable {
+    private final NetHost net;
+    private final SwitchService service;
+    private final InetSocketAddress address;
+
+    private SwitchServer(NetHost net, SwitchService service, InetSocketAddress address) {
+        this.net = net;
+        this.service = service;
+        this.address = address;
+    }
+
+    /**
+     * Starts serving switch {@code name}: recovers or adopts its state, then
+     * listens at {@code listen} (port 0 picks a free one).
+     *
+     * @param net how the host talks to operators (TLS mode, heartbeats); its state dir is used as given
+     */
+    public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
+            NetConfig net, Clock clock) throws IOException, DeviceException {
+        NetHost host = NetHost.start(net, Structs::create);
+        try {
+            SwitchService service = SwitchService.start(name, host.host(), device, stateDir.resolve("journal"), clock);
+            InetSocketAddress bound = host.listen(listen, h -> SwitchDesk.create(h, service.service().ref()), null);
+            return new SwitchServer(host, service, bound);
+        } catch (IOException | DeviceException | RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    /** The default network settings for switch {@code name}'s service with state in {@code stateDir}. */
+    public static NetConfig defaultNet(String name, Path stateDir) {
+        return NetConfig.defaults("switch-" + name, stateDir.resolve("net"));
+    }
+
+    /** Where operators connect. */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** The switch service. */
+    public SwitchService service() {
+        return service;
+    }
+
+    @Override
+    public void close() {
+        service.close();
+        net.close();
+        service.device().close();
+    }
+}
