@@ -8,6 +8,7 @@ import dev.waldo.compiler.syntax.Decl;
 import dev.waldo.compiler.syntax.Parser;
 import dev.waldo.compiler.syntax.Program;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -26,7 +27,7 @@ public final class Frontend {
      * The outcome of {@link #parseAndCheck}.
      *
      * @param program     the checked program, or null when there were errors
-     * @param diagnostics every error, in the order found
+     * @param diagnostics every error, by file (in the order given) and position
      */
     public record Result(CheckedProgram program, List<Diagnostic> diagnostics) {
         /** Whether the program is free of errors and ready for the emitter. */
@@ -47,7 +48,7 @@ public final class Frontend {
                 return new Result(null, diagnostics.all());
             }
             CheckedProgram program = Checker.check(new Program(List.copyOf(decls)), diagnostics);
-            return new Result(diagnostics.hasErrors() ? null : program, diagnostics.all());
+            return new Result(diagnostics.hasErrors() ? null : program, inSourceOrder(diagnostics.all(), files));
         } catch (StackOverflowError e) {
             // The parser bounds nesting, so only a pathologically long operator chain gets here.
             String file = files.isEmpty() ? "<input>" : files.get(0).name();
@@ -55,6 +56,17 @@ public final class Frontend {
                     + "split long expressions into smaller ones");
             return new Result(null, diagnostics.all());
         }
+    }
+
+    // The checker finds some errors out of order (a missing return after the body's errors,
+    // struct cycles before everything else); users read them best top to bottom.
+    private static List<Diagnostic> inSourceOrder(List<Diagnostic> diagnostics, List<SourceFile> files) {
+        List<String> names = files.stream().map(SourceFile::name).toList();
+        return diagnostics.stream()
+                .sorted(Comparator.comparingInt((Diagnostic d) -> names.indexOf(d.span().file()))
+                        .thenComparingInt(d -> d.span().line())
+                        .thenComparingInt(d -> d.span().col()))
+                .toList();
     }
 
     /** Formats diagnostics with their source lines and carets, one after another. */

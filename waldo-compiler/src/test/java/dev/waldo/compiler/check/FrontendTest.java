@@ -67,4 +67,18 @@ class FrontendTest {
         assertThat(result.ok()).isTrue();
         assertThat(result.program().kinds()).isEmpty();
     }
+
+    @Test
+    void diagnosticsComeInSourceOrder() {
+        SourceFile file = new SourceFile("o.wld", """
+                Endpoint A {
+                    Function f() returns Number {
+                        Number x = 'a';
+                    }
+                }
+                Struct Loop { Loop next; }
+                """);
+        Frontend.Result result = Frontend.parseAndCheck(List.of(file));
+        assertThat(result.diagnostics()).extracting(d -> d.span().line()).containsExactly(2, 3, 6);
+    }
 }
