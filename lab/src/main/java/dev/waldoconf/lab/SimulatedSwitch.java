@@ -125,9 +125,13 @@ public final class SimulatedSwitch implements AutoCloseable {
     }
 
     private DefaultUdpTransportMapping bindUdp() throws IOException {
+        InetAddress host = InetAddress.getByName(config.host());
+        if (!host.isLoopbackAddress()) {
+            throw new IOException("lab switches listen on loopback only, not " + config.host()
+                    + "; use an address in 127.0.0.0/8");
+        }
         try {
-            return new DefaultUdpTransportMapping(
-                    new UdpAddress(InetAddress.getByName(config.host()), config.snmpPort()), false);
+            return new DefaultUdpTransportMapping(new UdpAddress(host, config.snmpPort()), false);
         } catch (IOException e) {
             throw new IOException("cannot bind SNMP to UDP " + config.host() + ":" + config.snmpPort() + ": "
                     + e.getMessage() + "; choose another port (0 picks a free one)", e);

@@ -63,6 +63,12 @@ class SwitchMainTest {
     }
 
     @Test
+    void aNonLoopbackAddressIsRefused() {
+        assertThat(run("--host", "8.8.8.8", "--port", "0")).isEqualTo(SwitchMain.EXIT_START_FAILED);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("loopback only", "127.0.0.0/8");
+    }
+
+    @Test
     void aPortInUseIsReportedWithWhatToDo() throws Exception {
         try (SimulatedSwitch taken = SimulatedSwitch.start(SwitchConfig.named("taken").withControlPort(-1))) {
             int port = taken.snmpAddress().getPort();
