@@ -1,0 +1,108 @@
+package dev.waldoconf.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The folder of a local lab ({@code .waldoconf/lab} by default): the running lab's record
+ * ({@code lab.properties}: pid, switch count, status), the inventory it wrote, the community file
+ * that inventory refers to, the switches' state files and the lab's log. Any invocation of
+ * {@code waldoconf} finds the lab through it.
+ *
+ * @param dir the folder
+ */
+record LabDirectory(Path dir) {
+    /** The inventory of the lab's switches. */
+    Path inventory() {
+        return dir.resolve("inventory.yaml");
+    }
+
+    /** The running lab's record. */
+    Path record() {
+        return dir.resolve("lab.properties");
+    }
+
+    /** The SNMP community of the lab switches, referred to by the inventory. */
+    Path community() {
+        return dir.resolve("community");
+    }
+
+    /** Where the lab process writes its output. */
+    Path log() {
+        return dir.resolve("lab.log");
+    }
+
+    /** The switches' persisted state. */
+    Path switchState() {
+        return dir.resolve("switches");
+    }
+
+    /** The per-switch services' journals. */
+    Path serviceState() {
+        return dir.resolve("services");
+    }
+
+    /**
+     * What lab.properties says about the lab.
+     *
+     * @param pid the lab process
+     * @param switches how many switches it runs
+     * @param status starting, ready or failed
+     * @param message why it failed, or a note (e.g. services not started)
+     */
+    record Info(long pid, int switches, String status, String message) {
+        /** Whether the lab's process is alive. */
+        boolean isAlive() {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+    }
+
+    /** The lab record, if there is one (running or stale). */
+    Optional<Info> read() throws IOException {
+        Properties properties = new Properties();
+        try (InputStream in = Files.newInputStream(record())) {
+            properties.load(in);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Info(Long.parseLong(properties.getProperty("pid", "-1")),
+                    Integer.parseInt(properties.getProperty("switches", "0")),
+                    properties.getProperty("status", "unknown"), properties.getProperty("message", "")));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The lab record, if its process is alive. */
+    Optional<Info> running() throws IOException {
+        return read().filter(Info::isAlive);
+    }
+
+    /** Writes the record atomically, so a reader never sees half of it. */
+    void write(Info info) throws IOException {
+        Files.createDirectories(dir);
+        Properties properties = new Properties();
+        properties.setProperty("pid", Long.toString(info.pid()));
+        properties.setProperty("switches", Integer.toString(info.switches()));
+        properties.setProperty("status", info.status());
+        properties.setProperty("message", info.message());
+        Path temporary = dir.resolve("lab.properties.tmp");
+        try (OutputStream out = Files.newOutputStream(temporary)) {
+            properties.store(out, "waldoconf lab: written by the lab process, read by every waldoconf invocation");
+        }
+        Files.move(temporary, record(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Removes the record (the lab stopped). */
+    void clear() throws IOException {
+        Files.deleteIfExists(record());
+    }
+}

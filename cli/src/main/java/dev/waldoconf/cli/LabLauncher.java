@@ -1,0 +1,71 @@
+package dev.waldoconf.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Starts a lab in the background so that it outlives the command that started it. */
+@FunctionalInterface
+public interface LabLauncher {
+    /** How long a lab may take to start before {@code lab up} gives up. */
+    long START_TIMEOUT_MS = 60_000;
+
+    /**
+     * Starts {@code switches} simulated switches recorded in {@code dir} and returns once they
+     * answer (the lab's record says ready).
+     *
+     * @throws IOException when the lab did not start; the message says why and where its log is
+     */
+    void start(Path dir, int switches) throws IOException;
+
+    /**
+     * Starts the lab as a separate Java process running {@code waldoconf lab run}, with this
+     * process's Java and class path, its output going to the lab's log.
+     */
+    static LabLauncher process() {
+        return (dir, switches) -> {
+            LabDirectory lab = new LabDirectory(dir);
+            Files.createDirectories(dir);
+            lab.clear();
+            List<String> command = new ArrayList<>();
+            command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"),
+                    "bin", "java").toString()));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "lab", "run",
+                    "--dir", dir.toString(), "--switches", Integer.toString(switches)));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(lab.log().toFile()).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+                    .start();
+            awaitReady(lab, process);
+        };
+    }
+
+    private static java.io.File nullDevice() {
+        return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    }
+
+    /** Polls the lab's record until it says ready, the process dies, or the time is up. */
+    private static void awaitReady(LabDirectory lab, Process process) throws IOException {
+        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            Optional<LabDirectory.Info> info = lab.read();
+            if (info.isPresent() && info.get().pid() == process.pid() && info.get().status().equals("ready")) {
+                return;
+            }
+            if (!process.isAlive() || info.map(i -> i.status().equals("failed")).orElse(false)) {
+                throw new IOException("the lab did not start" + info.map(i -> ": " + i.message()).orElse("")
+                        + "; see " + lab.log());
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        process.destroy();
+        throw new IOException("the lab did not start within " + START_TIMEOUT_MS / 1000 + " s; see " + lab.log());
+    }
+}

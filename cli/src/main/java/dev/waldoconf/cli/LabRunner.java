@@ -1,0 +1,164 @@
+package dev.waldoconf.cli;
+
+import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.InventoryLoader;
+import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.RunningService;
+import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.lab.Lab;
+import dev.waldoconf.lab.SimulatedSwitch;
+import dev.waldoconf.lab.SwitchConfig;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A running lab: simulated switches in this JVM, the inventory that describes them, and (when
+ * this build has a change engine) one WaldoConf service per switch. {@code waldoconf lab run}
+ * holds one until the process is told to stop; tests hold one directly.
+ */
+final class LabRunner implements AutoCloseable {
+    /** The lab switches' write community (the lab's default); the inventory reads it from a file. */
+    static final String LAB_COMMUNITY = "private";
+    /** Switch names are {@value #NAME_PREFIX}-1, -2, ... */
+    static final String NAME_PREFIX = "lab";
+
+    private final LabDirectory directory;
+    private final Lab lab;
+    private final Inventory inventory;
+    private final List<RunningService> services;
+    private final String servicesNote;
+
+    private LabRunner(LabDirectory directory, Lab lab, Inventory inventory, List<RunningService> services,
+                      String servicesNote) {
+        this.directory = directory;
+        this.lab = lab;
+        this.inventory = inventory;
+        this.services = services;
+        this.servicesNote = servicesNote;
+    }
+
+    /**
+     * Starts {@code count} switches, writes the inventory, starts the services if {@code engine}
+     * is present, and records the lab as ready.
+     */
+    static LabRunner start(LabDirectory directory, int count, Optional<ChangeEngine> engine)
+            throws IOException, ConfigException {
+        Files.createDirectories(directory.switchState());
+        writeCommunity(directory.community());
+        Lab lab = Lab.start(count, SwitchConfig.named(NAME_PREFIX), directory.switchState());
+        try {
+            Files.writeString(directory.inventory(), inventoryYaml(lab.switches()));
+            Inventory inventory = InventoryLoader.load(directory.inventory());
+            List<RunningService> services = new ArrayList<>();
+            String note = startServices(engine, inventory, directory, services);
+            LabRunner runner = new LabRunner(directory, lab, inventory, services, note);
+            directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), count, "ready", note));
+            return runner;
+        } catch (IOException | ConfigException | RuntimeException e) {
+            lab.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The hook for the change engine: one {@code waldoconf serve} per lab switch, in this process.
+     * Without an engine the switches run alone and the note says so.
+     */
+    private static String startServices(Optional<ChangeEngine> engine, Inventory inventory, LabDirectory directory,
+                                        List<RunningService> started) {
+        if (engine.isEmpty()) {
+            return "no change engine in this build: switch services not started (plan works; apply needs them)";
+        }
+        try {
+            for (var entry : inventory.switches()) {
+                started.add(engine.get().startService(new ServiceSpec(inventory, entry.name(),
+                        directory.serviceState().resolve(entry.name()), Optional.empty())));
+            }
+            return "services running";
+        } catch (EngineException e) {
+            started.forEach(RunningService::close);
+            started.clear();
+            return "switch services did not start: " + e.getMessage();
+        }
+    }
+
+    private static void writeCommunity(Path file) throws IOException {
+        Files.writeString(file, LAB_COMMUNITY + "\n");
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: the file keeps the folder's default permissions.
+        }
+    }
+
+    /** The inventory of the lab's switches, in the format of configs/lab-inventory.yaml. */
+    static String inventoryYaml(List<SimulatedSwitch> switches) throws IOException {
+        StringBuilder yaml = new StringBuilder()
+                .append("# Written by `waldoconf lab up` at ").append(Instant.now()).append(": the local lab's ")
+                .append(switches.size()).append(" simulated switches.\n")
+                .append("# Stop them with `waldoconf lab down`. The format is explained in configs/lab-inventory.yaml.\n")
+                .append("switches:\n");
+        List<String> names = new ArrayList<>();
+        for (SimulatedSwitch sw : switches) {
+            InetSocketAddress snmp = sw.snmpAddress();
+            yaml.append("  - name: ").append(sw.name()).append('\n')
+                    .append("    service: 127.0.0.1:").append(freeTcpPort()).append('\n')
+                    .append("    snmp: ").append(snmp.getAddress().getHostAddress()).append(':')
+                    .append(snmp.getPort()).append('\n')
+                    .append("    version: '2c'\n")
+                    .append("    credentials: lab\n")
+                    .append("    ports: ").append(sw.spec().portCount()).append('\n');
+            names.add(sw.name());
+        }
+        return yaml.append("groups:\n")
+                .append("  access: [").append(String.join(", ", names)).append("]\n")
+                .append("credentials:\n")
+                .append("  lab:\n")
+                .append("    community: {file: community}\n")
+                .toString();
+    }
+
+    /** A TCP port free now on loopback, for a switch's service. */
+    private static int freeTcpPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The inventory of the running lab. */
+    Inventory inventory() {
+        return inventory;
+    }
+
+    /** The switches. */
+    Lab lab() {
+        return lab;
+    }
+
+    /** What the lab says about its services. */
+    String servicesNote() {
+        return servicesNote;
+    }
+
+    /** Stops services and switches and removes the lab's record. */
+    @Override
+    public void close() {
+        services.forEach(RunningService::close);
+        lab.close();
+        try {
+            directory.clear();
+        } catch (IOException e) {
+            // The record is stale now; readers check the pid, so a leftover file does no harm.
+        }
+    }
+}

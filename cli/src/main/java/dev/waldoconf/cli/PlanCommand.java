@@ -1,0 +1,31 @@
+package dev.waldoconf.cli;
+
+import dev.waldoconf.config.ConfigException;
+import java.io.IOException;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code waldoconf plan FILE}: what applying the plan would change on each switch. Changes nothing. */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = {"Shows what applying a VLAN plan would change on each switch. Changes nothing.",
+            "Like a Terraform plan: + create or add (green), ~ change (yellow), - remove or delete (red)."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:the plan was computed (with or without changes)",
+            "2:bad usage, or invalid inventory or plan (printed as file:line:col: field: message)",
+            "3:a switch is unreachable",
+            "5:the lab could not be started"})
+final class PlanCommand extends SwitchCommand {
+    @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml.")
+    Path planFile;
+
+    PlanCommand(CliContext context) {
+        super(context);
+    }
+
+    @Override
+    protected int run() throws CommandFailure, ConfigException, IOException {
+        printPlan(resolve(planFile));
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.waldoconf.cli;
+
+import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.RunningService;
+import dev.waldoconf.engine.ServiceSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code waldoconf serve}: runs one switch's WaldoConf service until stopped. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Runs the WaldoConf service of one switch until stopped.",
+            "The service holds the switch's intended state, takes part in changes, and reverts an unconfirmed"
+                    + " trial at its deadline."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:stopped", "2:bad usage, invalid inventory or unknown switch", "5:no change engine in this build"})
+final class ServeCommand extends SwitchCommand {
+    @Option(names = "--switch", required = true, paramLabel = "NAME", description = "The switch (from the inventory).")
+    String switchName;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
+            description = "Where the service keeps its journal (default: ${DEFAULT-VALUE}/NAME).")
+    Path stateDir;
+
+    @Option(names = "--service", paramLabel = "FILE.wld",
+            description = "Run your own Waldo device service instead of the shipped Q-BRIDGE one.")
+    Path customService;
+
+    ServeCommand(CliContext context) {
+        super(context);
+    }
+
+    @Override
+    protected int run() throws CommandFailure, ConfigException, IOException {
+        Inventory inventory = inventory(false);
+        if (inventory.switchNamed(switchName).isEmpty()) {
+            throw new CommandFailure(ExitCodes.USAGE, "no switch named '" + switchName + "' in " + show(
+                    inventory.file()) + "; known: " + String.join(", ", inventory.groups().get(Inventory.ALL)));
+        }
+        if (customService != null && !Files.isRegularFile(customService)) {
+            throw new CommandFailure(ExitCodes.USAGE, "--service " + customService + ": no such file");
+        }
+        ChangeEngine engine = engine();
+        try (RunningService service = engine.startService(new ServiceSpec(inventory, switchName,
+                stateDir.resolve(switchName), Optional.ofNullable(customService)))) {
+            out().println("Serving switch " + switchName + "; stop with Ctrl-C.");
+            out().flush();
+            service.awaitTermination();
+        } catch (EngineException e) {
+            throw failure(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            engine.close();
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.waldoconf.cli;
+
+import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.StatusReport;
+import dev.waldoconf.model.VlanChange;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import picocli.CommandLine.Command;
+
+/** {@code waldoconf status}: pending trials, each switch's reachability, and drift. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Lists pending trials with their deadlines, each switch's reachability, and drift between"
+                + " the intended state and what the switch reports.",
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:every switch reachable", "2:bad usage or invalid inventory", "3:some switch unreachable",
+            "5:no change engine in this build"})
+final class StatusCommand extends SwitchCommand {
+    StatusCommand(CliContext context) {
+        super(context);
+    }
+
+    @Override
+    protected int run() throws CommandFailure, ConfigException, IOException {
+        try (ChangeEngine engine = engine()) {
+            return print(engine.status(inventory(false)));
+        } catch (EngineException e) {
+            throw failure(e);
+        }
+    }
+
+    private int print(StatusReport report) {
+        if (report.pendingTrials().isEmpty()) {
+            out().println("No pending trials.");
+        }
+        for (StatusReport.PendingTrial trial : report.pendingTrials()) {
+            Duration left = Duration.between(Instant.now(), trial.deadline());
+            out().println("Trial " + trial.changeId() + " reverts at " + trial.deadline() + " (in "
+                    + DurationConverter.format(left.isNegative() ? Duration.ZERO : left) + ") on "
+                    + String.join(", ", trial.switches()) + "; 'waldoconf confirm " + trial.changeId() + "' keeps it.");
+        }
+        boolean allReachable = true;
+        for (StatusReport.SwitchStatus status : report.switches()) {
+            allReachable &= status.reachable();
+            out().println(outputOptions.ansi().string("  @|bold " + status.switchName() + "|@: "
+                    + (status.reachable() ? "@|green reachable|@" : "@|red unreachable|@ (" + status.detail() + ")")
+                    + (status.drift().isEmpty() ? "" : ", drifted:")));
+            for (VlanChange step : status.drift()) {
+                out().println("      " + step.describe());
+            }
+        }
+        return allReachable ? ExitCodes.OK : ExitCodes.UNREACHABLE;
+    }
+}
