@@ -125,6 +125,16 @@ public final class Host implements AutoCloseable {
         return inCore(core::busyVariables);
     }
 
+    /**
+     * True unless the transport reported host {@code hostId} unreachable (a
+     * closed host, a cut link). Status only: a call may still fail if the link
+     * drops right after.
+     */
+    public boolean canReach(String hostId) {
+        int other = transport.hostNumber(hostId);
+        return other >= 0 && inCore(() -> core.canReach(other));
+    }
+
     /** Number of lock requests waiting on this host (tests use it to set up a conflict). */
     public int waitingLockRequests() {
         return inCore(core::waitingRequests);
@@ -412,10 +422,12 @@ public final class Host implements AutoCloseable {
         changes.forEach((name, list) ->
                 prepared.add(new PreparedBinding(name, bindings.get(name), new BoundTransaction(attempt.toString(), list))));
         txn.preparedBindings = prepared;
-        bindingWork.execute(() -> {
+        if (!runBindingWork(() -> {
             String refusal = prepareBindings(prepared);
             inCore(() -> core.vote(attempt, refusal == null, refusal));
-        });
+        })) {
+            core.vote(attempt, false, "host " + id + " is closing");
+        }
     }
 
     /** Runs every binding's prepare; returns why one refused, or null if all voted yes. */
@@ -456,7 +468,7 @@ public final class Host implements AutoCloseable {
 
     private void finishBindings(LocalTxn txn, boolean commit) {
         for (PreparedBinding work : txn.preparedBindings) {
-            bindingWork.execute(() -> {
+            runBindingWork(() -> {
                 try {
                     if (commit) {
                         work.binding().commit(work.transaction());
@@ -468,6 +480,17 @@ public final class Host implements AutoCloseable {
                             + (commit ? "commit" : "abort") + " transaction " + txn.id + " on host " + id, error);
                 }
             });
+        }
+    }
+
+    /** Queues binding work behind what is queued already; false if the host is closing and runs no more. */
+    private boolean runBindingWork(Runnable work) {
+        try {
+            bindingWork.execute(work);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            LOG.log(System.Logger.Level.WARNING, "host " + id + " is closing; binding work for a transaction was dropped");
+            return false;
         }
     }
 

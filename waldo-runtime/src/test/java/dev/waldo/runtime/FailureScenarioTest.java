@@ -144,6 +144,7 @@ class FailureScenarioTest {
         assertThat(b.committedValue("x")).isEqualTo(0.0);
         assertThat(c.committedValue("z")).isEqualTo(0.0);
         network.heal("h1", "h2");
+        Awaiting.until(() -> h1.canReach("h2") && h2.canReach("h1"), "both ends see the healed link");
         assertThat(a.bump(1)).isEqualTo(2.0 + 1.0); // a.x was 1; the healed link works again
         assertThat(cutter.isAlive()).isFalse();
     }

@@ -59,6 +59,7 @@ class SchedulingScenarioTest {
         Latch releaseT0 = new Latch("T0 released");
         Latch t2Started = new Latch("T2 started");
         Latch t1HoldsX = new Latch("T1 holds b.x");
+        Latch t1Retried = new Latch("T1's second attempt started");
         AtomicInteger t1Attempts = new AtomicInteger();
         AtomicInteger t2Attempts = new AtomicInteger();
         List<TxnId> t1Ids = new CopyOnWriteArrayList<>();
@@ -79,7 +80,9 @@ class SchedulingScenarioTest {
         }));
         t2Started.await();
         Future<?> t1 = threads.submit(() -> a.atomically("t1", ctx -> {
-            t1Attempts.incrementAndGet();
+            if (t1Attempts.incrementAndGet() == 2) {
+                t1Retried.open();
+            }
             t1Ids.add(Host.attemptOf(ctx));
             t1Priorities.add(h1.priorityOf(ctx));
             ctx.call(b.ref(), "add", "x", 10.0);
@@ -88,6 +91,8 @@ class SchedulingScenarioTest {
         }));
         Latch.get(t2);
         boolean olderCommittedWhileOldestHeld = !releaseT0.isOpen();
+        // T0 is the endpoint's primary; while it runs, T1 stays a standard in both attempts.
+        t1Retried.await();
         releaseT0.open();
         Latch.get(t0);
         Latch.get(t1);

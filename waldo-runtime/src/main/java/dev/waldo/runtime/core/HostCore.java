@@ -24,6 +24,13 @@ import java.util.Set;
  * Outputs accumulate until {@link #drain} hands them out: messages to send and
  * {@link Decision}s to apply. The core has no threads, sockets or clocks and
  * is not thread-safe; the host layer serializes access.
+ *
+ * <p>The host layer's one obligation: apply every drained {@link Decision.Install}
+ * and {@link Decision.Discard} before it lets any transaction body continue
+ * and issue a command. The core releases a committed attempt's locks as it
+ * decides the install, so a body that ran in between could read the old value.
+ * (The deterministic simulation found exactly this when its bodies ran
+ * inside decision handling.)
  */
 public final class HostCore {
     /** How a root body ended, as the host layer reports it in {@link #finishRoot}. */
@@ -57,8 +64,25 @@ public final class HostCore {
             return size() > TOMBSTONES;
         }
     };
+    /**
+     * Decisions that participants unreachable at the time have not acknowledged
+     * yet. The root does not wait for them, but they are re-sent when the link
+     * comes back, so that a prepared participant learns the outcome.
+     */
+    private final Map<TxnId, Undelivered> undelivered = new HashMap<>();
     private List<Envelope> messages = new ArrayList<>();
     private List<Decision> decisions = new ArrayList<>();
+
+    /** A commit or backout decision still owed to some hosts. */
+    private static final class Undelivered {
+        final Message decision;
+        final Set<Integer> hosts = new HashSet<>();
+        int ticksSinceSend;
+
+        Undelivered(Message decision) {
+            this.decision = decision;
+        }
+    }
 
     /** A core for host number {@code host}, re-sending unanswered commit messages every 10 ticks. */
     public HostCore(int host) {
@@ -316,12 +340,7 @@ public final class HostCore {
         root.committedAt = ++clock;
         root.ticksSinceSend = 0;
         root.awaiting.clear();
-        for (int participant : root.participants) {
-            if (!down.contains(participant)) {
-                root.awaiting.add(participant);
-                send(participant, new Message.Commit(root.attempt));
-            }
-        }
+        tellParticipants(root, new Message.Commit(root.attempt));
         installLocal(txns.get(root.attempt));
         finishIfAcknowledged(root);
     }
@@ -337,12 +356,7 @@ public final class HostCore {
         if (root.participants.isEmpty() && record != null) {
             root.participants = Set.copyOf(record.neighbours(host));
         }
-        for (int participant : root.participants) {
-            if (!down.contains(participant)) {
-                root.awaiting.add(participant);
-                send(participant, new Message.Backout(root.attempt));
-            }
-        }
+        tellParticipants(root, new Message.Backout(root.attempt));
         if (record != null) {
             root.awaiting.add(host);
             record.acksOwed.add(host);
@@ -351,7 +365,27 @@ public final class HostCore {
         finishIfAcknowledged(root);
     }
 
+    /** Sends a decision to every participant; the root waits for the reachable ones' acknowledgements. */
+    private void tellParticipants(RootRecord root, Message decision) {
+        for (int participant : root.participants) {
+            if (down.contains(participant)) {
+                owe(decision, participant);
+            } else {
+                root.awaiting.add(participant);
+                send(participant, decision);
+            }
+        }
+    }
+
+    private void owe(Message decision, int participant) {
+        undelivered.computeIfAbsent(decision.txn(), t -> new Undelivered(decision)).hosts.add(participant);
+    }
+
     private void onAck(int from, TxnId txn) {
+        Undelivered owed = undelivered.get(txn);
+        if (owed != null && owed.hosts.remove(from) && owed.hosts.isEmpty()) {
+            undelivered.remove(txn);
+        }
         RootRecord root = roots.get(txn);
         if (root != null && root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(from)) {
             finishIfAcknowledged(root);
@@ -620,6 +654,7 @@ public final class HostCore {
             if (root.phase == RootRecord.Phase.VOTING && root.awaiting.contains(lost)) {
                 decideBackout(root, Result.RETRY, "host " + lost + " became unreachable during commit");
             } else if (root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(lost)) {
+                owe(resendable(root), lost);
                 finishIfAcknowledged(root);
             }
         }
@@ -636,15 +671,21 @@ public final class HostCore {
         }
     }
 
-    /** The transport (re)connected host {@code host}. */
+    /** The transport (re)connected host {@code reached}: decisions owed to it go out now. */
     public void linkUp(int reached) {
         down.remove(reached);
+        for (Undelivered owed : undelivered.values()) {
+            if (owed.hosts.contains(reached)) {
+                send(reached, owed.decision);
+            }
+        }
     }
 
     /**
      * Time passed. Coordinators re-send Prepare, Commit and Backout to
      * participants that have not answered for a while, so that a decision
-     * reaches a participant whose messages were lost.
+     * reaches a participant whose messages were lost, and keep re-sending
+     * decisions owed to participants that were unreachable.
      */
     public void tick() {
         for (RootRecord root : roots.values()) {
@@ -655,6 +696,17 @@ public final class HostCore {
             for (int participant : root.awaiting) {
                 if (participant != host && !down.contains(participant)) {
                     send(participant, resendable(root));
+                }
+            }
+        }
+        for (Undelivered owed : undelivered.values()) {
+            if (++owed.ticksSinceSend < resendTicks) {
+                continue;
+            }
+            owed.ticksSinceSend = 0;
+            for (int participant : owed.hosts) {
+                if (!down.contains(participant)) {
+                    send(participant, owed.decision);
                 }
             }
         }
@@ -672,6 +724,16 @@ public final class HostCore {
     }
 
     // ---- inspection for tests --------------------------------------------------------------
+
+    /** True unless the transport reported host {@code other} unreachable. */
+    public boolean canReach(int other) {
+        return !down.contains(other);
+    }
+
+    /** Number of decisions still owed to participants that were unreachable. */
+    public int undeliveredDecisions() {
+        return undelivered.size();
+    }
 
     /** Number of attempts with state or threads on this host. */
     public int liveAttempts() {

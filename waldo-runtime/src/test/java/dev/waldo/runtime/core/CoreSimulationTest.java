@@ -17,7 +17,7 @@ class CoreSimulationTest {
     private static final int DEFAULT_SEEDS = Integer.getInteger("sim.seeds", 150);
 
     @Test
-    void committedHistoryIsSerializableUnderReorderingAndLoss() {
+    void committedHistoryIsSerializableUnderReorderingLossAndCutLinks() {
         List<Long> seeds = new ArrayList<>();
         Long chosen = Long.getLong("sim.seed");
         if (chosen != null) {
@@ -34,7 +34,9 @@ class CoreSimulationTest {
 
     private static void runSeed(long seed) {
         int hosts = 2 + (int) (seed % 4);
-        Simulation simulation = new Simulation(seed, hosts, 300, 0.05);
+        // Every other seed also cuts and heals links.
+        double cutRate = seed % 2 == 0 ? 0.002 : 0;
+        Simulation simulation = new Simulation(seed, hosts, 300, 0.05, cutRate);
         boolean finished;
         List<String> violations;
         try {

@@ -13,9 +13,11 @@ import java.util.TreeMap;
  * Many {@link HostCore}s in one thread, driven by one seeded {@link Random}:
  * which transaction starts where, which link delivers next (links stay FIFO,
  * as the transport contract promises, but interleave at random), when hosts
- * tick, and which commit-phase messages are lost (the coordinators' re-sends
- * must make up for them). A tiny host layer plays the transaction bodies:
- * counter increments and transfers between accounts on random hosts.
+ * tick, which commit-phase messages are lost (the coordinators' re-sends
+ * must make up for them), and which links are cut and healed. A tiny host
+ * layer plays the transaction bodies: counter increments (which catch a
+ * NetworkException and go on without that host) and transfers between
+ * accounts (which let it back the whole transaction out) on random hosts.
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
@@ -28,6 +30,7 @@ final class Simulation {
     static final int ACCOUNTS = 3;
     static final long INITIAL_BALANCE = 1_000;
     private static final int OBJECTS_PER_HOST = 3;
+    private static final boolean TRACE = Boolean.getBoolean("sim.trace");
 
     private record Op(int host, String variable, long delta) {
     }
@@ -42,6 +45,7 @@ final class Simulation {
         final List<Op> ops;
         final boolean aborts;
         final boolean refused;
+        boolean networkFailed;
         TxnId attempt;
         int next;
         Wait wait = Wait.NONE;
@@ -74,16 +78,23 @@ final class Simulation {
     private final Map<String, Served> servedWaitingForLock = new HashMap<>();
     private final List<Root> roots = new ArrayList<>();
     private final Map<TxnId, Integer> installs = new HashMap<>();
-    private final Map<TxnId, Integer> discards = new HashMap<>();
+    /** Per attempt, the hosts that discarded it. */
+    private final Map<TxnId, java.util.Set<Integer>> discards = new HashMap<>();
+    /** Per attempt, the hosts the root knows took part: its own and those whose calls returned. */
+    private final Map<TxnId, java.util.Set<Integer>> joined = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
+    private final java.util.Set<Long> cutLinks = new java.util.TreeSet<>();
+    private boolean cutLinksSeen;
     private final double lossRate;
+    private final double cutRate;
     private long steps;
 
-    Simulation(long seed, int hostCount, int transactions, double lossRate) {
+    Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
         this.random = new Random(seed);
         this.hostCount = hostCount;
         this.transactions = transactions;
         this.lossRate = lossRate;
+        this.cutRate = cutRate;
         this.cores = new HostCore[hostCount + 1];
         committed.add(Map.of());
         for (int h = 1; h <= hostCount; h++) {
@@ -106,6 +117,14 @@ final class Simulation {
                 return false;
             }
             double choice = random.nextDouble();
+            if (allEnded()) {
+                healAll();
+            }
+            if (random.nextDouble() < cutRate) {
+                cutRandomLink();
+            } else if (!cutLinks.isEmpty() && random.nextDouble() < cutRate * 5) {
+                heal(cutLinks.iterator().next());
+            }
             if (roots.size() < transactions && choice < 0.3) {
                 startRoot();
             } else if (!links.isEmpty() && choice < 0.97) {
@@ -124,7 +143,19 @@ final class Simulation {
     }
 
     private boolean finished() {
-        if (roots.size() < transactions || !links.isEmpty()) {
+        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty()) {
+            return false;
+        }
+        for (int h = 1; h <= hostCount; h++) {
+            if (cores[h].undeliveredDecisions() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean allEnded() {
+        if (roots.size() < transactions) {
             return false;
         }
         for (Root root : roots) {
@@ -171,7 +202,7 @@ final class Simulation {
                     root.wait = Wait.LOCK;
                     return;
                 }
-                apply(root.attempt, op);
+                noteRead(root.attempt, apply(root.attempt, op));
                 root.next++;
             } else {
                 long callId = core.call(root.attempt, op.host, op);
@@ -197,14 +228,23 @@ final class Simulation {
         return LockId.whole(1, op.variable);
     }
 
-    private void apply(TxnId txn, Op op) {
+    /** Applies the op to the attempt's working copy; returns what a counter increment read, or null. */
+    private String apply(TxnId txn, Op op) {
         Map<String, Long> values = working.computeIfAbsent(txn, t -> new HashMap<>())
                 .computeIfAbsent(op.host, h -> new HashMap<>());
         long value = values.getOrDefault(op.variable, committed.get(op.host).get(op.variable));
-        if (op.variable.startsWith("counter")) {
-            reads.computeIfAbsent(txn, t -> new ArrayList<>()).add(op.host + ":" + op.variable + "=" + value);
-        }
         values.put(op.variable, value + op.delta);
+        if (TRACE) {
+            System.out.println("apply " + txn + " on " + op.host + " " + op.variable + " read " + value + " + " + op.delta);
+        }
+        return op.variable.startsWith("counter") ? op.host + ":" + op.variable + "=" + value : null;
+    }
+
+    /** Counts a read only once the root saw it: a call whose reply was lost did not happen for the root. */
+    private void noteRead(TxnId txn, String read) {
+        if (read != null) {
+            reads.computeIfAbsent(txn, t -> new ArrayList<>()).add(read);
+        }
     }
 
     // ---- network ---------------------------------------------------------------------------
@@ -220,8 +260,59 @@ final class Simulation {
         if (lost(envelope)) {
             return;
         }
+        if (cutLinks.contains(linkKey(envelope.from(), envelope.to()))) {
+            return;
+        }
+        if (TRACE) {
+            System.out.println("deliver " + envelope);
+        }
         cores[envelope.to()].step(envelope);
         pump(envelope.to());
+    }
+
+    private static long linkKey(int a, int b) {
+        return (long) Math.min(a, b) * 1000 + Math.max(a, b);
+    }
+
+    private void cutRandomLink() {
+        if (hostCount < 2) {
+            return;
+        }
+        int a = 1 + random.nextInt(hostCount);
+        int b = 1 + random.nextInt(hostCount);
+        if (a == b || !cutLinks.add(linkKey(a, b))) {
+            return;
+        }
+        cutLinksSeen = true;
+        if (TRACE) {
+            System.out.println("cut " + a + "-" + b);
+        }
+        // Messages in flight on a cut link are lost; both ends learn the link is down after them.
+        links.remove((long) a * 1000 + b);
+        links.remove((long) b * 1000 + a);
+        cores[a].linkDown(b);
+        pump(a);
+        cores[b].linkDown(a);
+        pump(b);
+    }
+
+    private void heal(long link) {
+        cutLinks.remove(link);
+        if (TRACE) {
+            System.out.println("heal " + link);
+        }
+        int a = (int) (link / 1000);
+        int b = (int) (link % 1000);
+        cores[a].linkUp(b);
+        pump(a);
+        cores[b].linkUp(a);
+        pump(b);
+    }
+
+    private void healAll() {
+        for (long link : List.copyOf(cutLinks)) {
+            heal(link);
+        }
     }
 
     /** Only commit-phase messages are lost: the protocol recovers them by re-sending on ticks. */
@@ -237,15 +328,37 @@ final class Simulation {
         return commitPhase && random.nextDouble() < lossRate;
     }
 
-    /** Sends and applies what host {@code h}'s core produced until it produces nothing more. */
+    /**
+     * Sends and applies what host {@code h}'s core produced until it produces
+     * nothing more, the way the real host layer does: installs and discards
+     * are applied at once; the bodies that decisions wake run afterwards, one
+     * at a time, each followed by applying what it produced. A body must never
+     * run while decisions it could observe are still unapplied.
+     */
     private void pump(int h) {
+        ArrayDeque<Decision> woken = new ArrayDeque<>();
+        drainInto(h, woken);
+        while (!woken.isEmpty()) {
+            apply(h, woken.poll());
+            drainInto(h, woken);
+        }
+    }
+
+    private void drainInto(int h, ArrayDeque<Decision> woken) {
         for (Outbox out = cores[h].drain(); !out.isEmpty(); out = cores[h].drain()) {
             for (Envelope envelope : out.messages()) {
+                if (cutLinks.contains(linkKey(envelope.from(), envelope.to()))) {
+                    continue;
+                }
                 links.computeIfAbsent((long) envelope.from() * 1000 + envelope.to(), k -> new ArrayDeque<>())
                         .add(envelope);
             }
             for (Decision decision : out.decisions()) {
-                apply(h, decision);
+                if (decision instanceof Decision.Install || decision instanceof Decision.Discard) {
+                    apply(h, decision);
+                } else {
+                    woken.add(decision);
+                }
             }
         }
     }
@@ -253,12 +366,15 @@ final class Simulation {
     // ---- the host layer --------------------------------------------------------------------
 
     private void apply(int h, Decision decision) {
+        if (TRACE) {
+            System.out.println("host " + h + ": " + decision);
+        }
         switch (decision) {
             case Decision.Granted granted -> onGranted(h, granted);
             case Decision.Wounded wounded -> onWounded(h, wounded.txn());
             case Decision.RunCall run -> onRunCall(h, run);
             case Decision.Replied replied -> onReplied(h, replied);
-            case Decision.CallFailed failed -> violations.add("call failed without a link going down: " + failed);
+            case Decision.CallFailed failed -> onCallFailed(failed);
             case Decision.PrepareLocal prepare -> {
                 Root root = findRoot(prepare.txn());
                 boolean refuse = root != null && root.refused && h == root.ops.get(0).host;
@@ -271,7 +387,8 @@ final class Simulation {
                     committed.get(h).putAll(values);
                 }
             }
-            case Decision.Discard discard -> discards.merge(discard.txn(), 1, Integer::sum);
+            case Decision.Discard discard ->
+                    discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
             case Decision.RootDone done -> onRootDone(h, done);
         }
     }
@@ -283,7 +400,7 @@ final class Simulation {
     private void onGranted(int h, Decision.Granted granted) {
         Root root = findRoot(granted.txn());
         if (root != null && root.host == h && root.attempt.equals(granted.txn()) && root.wait == Wait.LOCK) {
-            apply(root.attempt, root.ops.get(root.next));
+            noteRead(root.attempt, apply(root.attempt, root.ops.get(root.next)));
             root.next++;
             root.wait = Wait.NONE;
             advance(root);
@@ -319,8 +436,25 @@ final class Simulation {
     }
 
     private void finishServed(int h, Served served) {
-        apply(served.txn, served.op);
-        cores[h].finishCall(served.txn, served.callId, "done", false);
+        String read = apply(served.txn, served.op);
+        cores[h].finishCall(served.txn, served.callId, read == null ? "done" : read, false);
+    }
+
+    /** Increments catch the NetworkException and go on; transfers let it back everything out. */
+    private void onCallFailed(Decision.CallFailed failed) {
+        Root root = findRoot(failed.txn());
+        if (root == null || root.wait != Wait.REPLY || root.waitingCall != failed.callId()) {
+            return;
+        }
+        if (root.ops.get(root.next).variable.startsWith("counter")) {
+            root.next++;
+            root.wait = Wait.NONE;
+            advance(root);
+            return;
+        }
+        root.networkFailed = true;
+        root.wait = Wait.END;
+        cores[root.host].finishRoot(root.attempt, HostCore.Ending.FAILED);
     }
 
     private void onReplied(int h, Decision.Replied replied) {
@@ -332,6 +466,10 @@ final class Simulation {
             unwind(root);
             return;
         }
+        if (!"done".equals(replied.response())) {
+            noteRead(root.attempt, (String) replied.response());
+        }
+        joined.computeIfAbsent(root.attempt, t -> new java.util.HashSet<>()).add(root.ops.get(root.next).host);
         root.next++;
         root.wait = Wait.NONE;
         advance(root);
@@ -346,6 +484,7 @@ final class Simulation {
         if (done.result() == Decision.Result.RETRY) {
             root.attempt = cores[h].retry(done.txn());
             rootsByAttempt.put(root.attempt, root);
+            root.networkFailed = false;
             root.next = 0;
             root.wait = Wait.NONE;
             advance(root);
@@ -355,9 +494,12 @@ final class Simulation {
             violations.add("root " + root.number + " ended twice: " + root.result + " and " + done.result());
         }
         root.result = done.result();
-        Decision.Result expected = root.aborts ? Decision.Result.FAILED
+        Decision.Result expected = root.aborts || root.networkFailed ? Decision.Result.FAILED
                 : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
-        if (root.result != expected) {
+        // A refusing host that the root had to go on without cannot refuse.
+        boolean refusalSkipped = root.refused && expected == Decision.Result.REFUSED
+                && root.result == Decision.Result.COMMITTED && cutLinksSeen;
+        if (root.result != expected && !refusalSkipped) {
             violations.add("root " + root.number + " ended " + root.result + ", expected " + expected);
         }
     }
@@ -380,8 +522,14 @@ final class Simulation {
         }
         for (TxnId attempt : installs.keySet()) {
             Root root = rootsByAttempt.get(attempt);
-            if (discards.containsKey(attempt)) {
-                found.add("attempt " + attempt + " was installed on one host and discarded on another");
+            // A host whose call failed may discard an attempt that commits without it; a host that took part may not.
+            java.util.Set<Integer> discardedOnParticipant = new java.util.HashSet<>(discards.getOrDefault(attempt, java.util.Set.of()));
+            discardedOnParticipant.retainAll(joined.getOrDefault(attempt, java.util.Set.of()));
+            if (root != null && discards.getOrDefault(attempt, java.util.Set.of()).contains(root.host)) {
+                discardedOnParticipant.add(root.host);
+            }
+            if (!discardedOnParticipant.isEmpty()) {
+                found.add("attempt " + attempt + " was installed, but discarded on participants " + discardedOnParticipant);
             }
             if (root == null || root.result != Decision.Result.COMMITTED || !root.attempt.equals(attempt)) {
                 found.add("attempt " + attempt + " was installed but its root did not commit it");
@@ -403,7 +551,7 @@ final class Simulation {
                     found.add(key + " is " + value + " after " + values.size() + " committed increments");
                 }
             }
-            if (cores[h].liveAttempts() != 0 || cores[h].busyVariables() != 0) {
+            if (cores[h].liveAttempts() != 0 || cores[h].busyVariables() != 0 || cores[h].undeliveredDecisions() != 0) {
                 found.add("host " + h + " still has " + cores[h].liveAttempts() + " attempts and "
                         + cores[h].busyVariables() + " locked variables");
             }
@@ -416,6 +564,46 @@ final class Simulation {
         }
         if (total != expectedTotal) {
             found.add("transfers changed the total from " + expectedTotal + " to " + total);
+            found.addAll(unbalancedTransfers());
+        }
+        return found;
+    }
+
+    /** The committed transfers whose two sides were not both installed, to explain a broken total. */
+    private List<String> unbalancedTransfers() {
+        List<String> found = new ArrayList<>();
+        Map<String, Long> expected = new TreeMap<>();
+        for (Root root : roots) {
+            if (root.result == Decision.Result.COMMITTED) {
+                for (Op op : root.ops) {
+                    if (op.variable.startsWith("account")) {
+                        expected.merge(op.host + ":" + op.variable, op.delta, Long::sum);
+                    }
+                }
+            }
+        }
+        for (int h = 1; h <= hostCount; h++) {
+            for (int i = 0; i < ACCOUNTS; i++) {
+                long want = INITIAL_BALANCE + expected.getOrDefault(h + ":account" + i, 0L);
+                long have = committed.get(h).get("account" + i);
+                if (want != have) {
+                    found.add(h + ":account" + i + " is " + have + ", committed transfers make it " + want);
+                }
+            }
+        }
+        for (Root root : roots) {
+            if (root.result != Decision.Result.COMMITTED || root.ops.get(0).variable.startsWith("counter")) {
+                continue;
+            }
+            for (Op op : root.ops) {
+                boolean applied = working.getOrDefault(root.attempt, Map.of()).containsKey(op.host);
+                java.util.Set<Integer> discardedOn = discards.getOrDefault(root.attempt, java.util.Set.of());
+                if (!applied || discardedOn.contains(op.host)) {
+                    found.add("root " + root.number + " on host " + root.host + " committed " + root.attempt
+                            + " but its op " + op + " was " + (applied ? "discarded" : "never applied")
+                            + "; joined " + joined.get(root.attempt));
+                }
+            }
         }
         return found;
     }
@@ -428,6 +616,6 @@ final class Simulation {
         }
         long retries = rootsByAttempt.size() - roots.size();
         return roots.size() + " roots on " + hostCount + " hosts: " + outcomes + ", " + retries + " retries, "
-                + steps + " steps";
+                + steps + " steps" + (cutLinksSeen ? ", with cut links" : "");
     }
 }
