@@ -45,45 +45,55 @@ public record SwitchConfig(String name, String host, int snmpPort, int controlPo
                 List.of(UsmUserSpec.defaultSha256(), UsmUserSpec.defaultSha1()));
     }
 
+    /** A copy with another name. */
     public SwitchConfig withName(String newName) {
         return new SwitchConfig(newName, host, snmpPort, controlPort, spec, stateFile, readCommunity, writeCommunity,
                 users);
     }
 
+    /** A copy binding another loopback address. */
     public SwitchConfig withHost(String newHost) {
         return new SwitchConfig(name, newHost, snmpPort, controlPort, spec, stateFile, readCommunity, writeCommunity,
                 users);
     }
 
+    /** A copy with another SNMP UDP port (0 = any free port). */
     public SwitchConfig withSnmpPort(int port) {
         return new SwitchConfig(name, host, port, controlPort, spec, stateFile, readCommunity, writeCommunity, users);
     }
 
+    /** A copy with another control TCP port (0 = any free port, -1 = off). */
     public SwitchConfig withControlPort(int port) {
         return new SwitchConfig(name, host, snmpPort, port, spec, stateFile, readCommunity, writeCommunity, users);
     }
 
+    /** A copy with another number of bridge ports. */
     public SwitchConfig withPortCount(int ports) {
         return withSpec(spec.withPortCount(ports));
     }
 
+    /** A copy with another quirk profile. */
     public SwitchConfig withQuirks(QuirkProfile quirks) {
         return withSpec(spec.withQuirks(quirks));
     }
 
+    /** A copy with another spec (port count, VLAN limit, quirks). */
     public SwitchConfig withSpec(SwitchSpec newSpec) {
         return new SwitchConfig(name, host, snmpPort, controlPort, newSpec, stateFile, readCommunity, writeCommunity,
                 users);
     }
 
+    /** A copy keeping its configuration in {@code file} (null = memory only). */
     public SwitchConfig withStateFile(Path file) {
         return new SwitchConfig(name, host, snmpPort, controlPort, spec, file, readCommunity, writeCommunity, users);
     }
 
+    /** A copy with other v1/v2c communities. */
     public SwitchConfig withCommunities(String read, String write) {
         return new SwitchConfig(name, host, snmpPort, controlPort, spec, stateFile, read, write, users);
     }
 
+    /** A copy with other SNMPv3 USM users. */
     public SwitchConfig withUsers(List<UsmUserSpec> newUsers) {
         return new SwitchConfig(name, host, snmpPort, controlPort, spec, stateFile, readCommunity, writeCommunity,
                 newUsers);

@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Runs one simulated switch as a process until it is terminated (or the exit-after fault fires).
@@ -38,9 +41,13 @@ public final class SwitchMain {
               --write-community TEXT   v1/v2c write community (default: private)
               --user SPEC              USM user name:auth:authPass:priv:privPass, repeatable; replaces the
                                        defaults waldo (SHA-256/AES) and waldo-sha1 (SHA/AES)
+              --verbose                log every refused SET with its reason (to stderr)
               --help                   show this help
             control interface: one command a line over TCP, e.g. `echo "delay 200" | nc 127.0.0.1 1162`
             """ + "  " + ControlCommands.HELP + "\n";
+
+    /** Held strongly: java.util.logging forgets the level of loggers nobody references. */
+    private static final Logger LAB_LOGGER = Logger.getLogger("dev.waldoconf.lab");
 
     private SwitchMain() {
     }
@@ -59,9 +66,13 @@ public final class SwitchMain {
      * @return the exit status (0 after a normal shutdown)
      */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        List<String> options = new ArrayList<>(List.of(args));
+        if (options.remove("--verbose")) {
+            logRefusals();
+        }
         SwitchConfig config;
         try {
-            config = parse(args);
+            config = parse(options.toArray(String[]::new));
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             err.print(USAGE);
@@ -100,6 +111,14 @@ public final class SwitchMain {
                 + snmp.getPort() + " control="
                 + (control == null ? "off" : "tcp:" + control.getAddress().getHostAddress() + ":" + control.getPort())
                 + " state=" + (sw.config().stateFile() == null ? "memory" : sw.config().stateFile());
+    }
+
+    /** Lets the agent's debug messages (each refused SET and why) reach the console. */
+    private static void logRefusals() {
+        LAB_LOGGER.setLevel(Level.FINE);
+        ConsoleHandler handler = new ConsoleHandler();
+        handler.setLevel(Level.FINE);
+        LAB_LOGGER.addHandler(handler);
     }
 
     private static void exitForFault(SimulatedSwitch sw) {

@@ -32,10 +32,12 @@ public record SwitchSpec(int portCount, int maxVlanId, QuirkProfile quirks) {
         return new SwitchSpec(DEFAULT_PORT_COUNT, IEEE_MAX_VLAN_ID, QuirkProfile.STANDARD);
     }
 
+    /** A copy with another port count. */
     public SwitchSpec withPortCount(int ports) {
         return new SwitchSpec(ports, maxVlanId, quirks);
     }
 
+    /** A copy with another quirk profile. */
     public SwitchSpec withQuirks(QuirkProfile profile) {
         return new SwitchSpec(portCount, maxVlanId, profile);
     }

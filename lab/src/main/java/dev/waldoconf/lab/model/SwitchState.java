@@ -74,6 +74,7 @@ public record SwitchState(String sysName, String sysContact, String sysLocation,
         return PortSet.of(IntStream.rangeClosed(1, portCount()).filter(p -> pvid(p) == vlanId).toArray());
     }
 
+    /** A copy with one system scalar replaced. */
     public SwitchState withSystem(SystemField field, String value) {
         return switch (field) {
             case NAME -> new SwitchState(value, sysContact, sysLocation, vlans, pvids, vlanNumDeletes);
@@ -96,6 +97,7 @@ public record SwitchState(String sysName, String sysContact, String sysLocation,
         return new SwitchState(sysName, sysContact, sysLocation, next, pvids, vlanNumDeletes + 1);
     }
 
+    /** A copy with one port's PVID replaced. */
     public SwitchState withPvid(int port, int vlanId) {
         List<Integer> next = new java.util.ArrayList<>(pvids);
         next.set(port - 1, vlanId);

@@ -36,6 +36,7 @@ public record VlanRow(int vlanId, String name, PortSet egress, PortSet forbidden
         return status == RowStatus.ACTIVE;
     }
 
+    /** A copy with another name. */
     public VlanRow withName(String newName) {
         return new VlanRow(vlanId, newName, egress, forbidden, untagged, status, createdAtCs);
     }
