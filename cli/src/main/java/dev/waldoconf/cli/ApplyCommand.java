@@ -100,13 +100,14 @@ final class ApplyCommand extends SwitchCommand {
     private int report(ApplyResult result) {
         switch (result.outcome()) {
             case COMMITTED -> out().println("Applied change " + result.changeId() + " to " + result.switches().size()
-                    + " switches. " + result.message());
+                    + " switches." + ChangeReports.note(result.message()));
             case TRIAL_PENDING -> out().println("Applied change " + result.changeId() + " as a trial: every switch"
                     + " reverts at " + result.trialDeadline().map(Object::toString).orElse("the deadline")
-                    + " unless you run 'waldoconf confirm " + result.changeId() + "'. " + result.message());
+                    + " unless you run 'waldoconf confirm " + result.changeId() + "'."
+                    + ChangeReports.note(result.message()));
             case REFUSED -> {
-                err().println("error: change " + result.changeId() + " was refused; no switch changed. "
-                        + result.message());
+                err().println("error: change " + result.changeId() + " was refused; no switch changed."
+                        + ChangeReports.note(result.message()));
                 result.switches().stream().filter(s -> !s.ok())
                         .forEach(s -> err().println("  " + s.switchName() + ": " + s.detail()));
                 return ExitCodes.CHANGE_FAILED;

@@ -1,0 +1,135 @@
+package dev.waldoconf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.engine.EngineException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ApplyCommandTest {
+    @TempDir
+    Path dir;
+    CliHarness cli;
+    FakeEngine engine;
+    String inventory;
+    String plan;
+
+    @BeforeEach
+    void files() throws Exception {
+        cli = new CliHarness(dir);
+        engine = new FakeEngine();
+        cli.engine = engine;
+        inventory = cli.write("inventory.yaml", CliHarness.INVENTORY).toString();
+        plan = cli.write("plan.yaml", PlanCommandTest.PLAN).toString();
+    }
+
+    @Test
+    void appliesWithTrialAndReportsTheDeadlineAndProgress() {
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "300s", "--yes");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(engine.appliedTrial).contains(Duration.ofSeconds(300));
+        assertThat(engine.appliedPlan.changing()).hasSize(3);
+        assertThat(result.out()).contains("Plan: 5 to add")
+                .contains("  lab-1: prepared\n")
+                .contains("Applied change c-42 as a trial: every switch reverts at 2026-01-01T00:05:00Z unless you run"
+                        + " 'waldoconf confirm c-42'.");
+    }
+
+    @Test
+    void trialDurationsInMinutesAndCombinations() {
+        cli.run("apply", plan, "-i", inventory, "--trial", "5m", "-y");
+        assertThat(engine.appliedTrial).contains(Duration.ofMinutes(5));
+        cli.run("apply", plan, "-i", inventory, "--trial", "1h30m", "-y");
+        assertThat(engine.appliedTrial).contains(Duration.ofMinutes(90));
+        cli.run("apply", plan, "-i", inventory, "-y");
+        assertThat(engine.appliedTrial).isEmpty();
+    }
+
+    @Test
+    void badDurationIsAUsageError() {
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "5x", "--yes");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).startsWith("Invalid value for option '--trial': '5x' is not a duration like 300s,"
+                + " 5m or 1h30m");
+        assertThat(cli.run("apply", plan, "-i", inventory, "--trial", "0s", "--yes").err())
+                .contains("'0s' must be more than 0 and at most 7d");
+        assertThat(engine.calls).isEmpty();
+    }
+
+    @Test
+    void dryRunPrintsThePlanAndChangesNothing() {
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--dry-run");
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.out()).contains("+ create VLAN 10 'users'").endsWith("Dry run: nothing was changed.\n");
+        assertThat(engine.calls).isEmpty();
+    }
+
+    @Test
+    void withoutTerminalAndWithoutYesItRefuses() {
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory);
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).isEqualTo("error: not applying without confirmation: there is no terminal to ask"
+                + " on. Pass --yes to apply non-interactively, or --dry-run to only print the plan.\n");
+        assertThat(engine.calls).isEmpty();
+    }
+
+    @Test
+    void onATerminalItAsksAndOnlyYesGoesAhead() {
+        cli.interactive = true;
+        cli.answers.add("y");
+        CliHarness.Result declined = cli.run("apply", plan, "-i", inventory, "--trial", "5m");
+        assertThat(declined.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(declined.out()).endsWith("Apply cancelled; nothing was changed.\n");
+        assertThat(cli.prompts).containsExactly("Apply these changes to 3 switches as a 5m trial? Only 'yes' is"
+                + " accepted: ");
+        assertThat(engine.calls).isEmpty();
+        cli.answers.add("yes");
+        assertThat(cli.run("apply", plan, "-i", inventory, "--trial", "5m").exitCode()).isZero();
+        assertThat(engine.calls).containsExactly("apply");
+    }
+
+    @Test
+    void refusedChangeExitsWith1AndNamesTheSwitch() {
+        engine.outcome = ApplyResult.Outcome.REFUSED;
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(result.out()).contains("  lab-2: refused (commitFailed on VLAN 20)");
+        assertThat(result.err()).isEqualTo("error: change c-42 was refused; no switch changed. lab-2 refused\n"
+                + "  lab-2: refused: commitFailed on VLAN 20\n");
+    }
+
+    @Test
+    void engineFailuresMapToExitCodes() {
+        engine.failure = new EngineException(EngineException.Kind.CONFLICT,
+                "switch lab-1 has pending trial c-41 (reverts at 12:00); confirm or roll it back first");
+        CliHarness.Result conflict = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(conflict.exitCode()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(conflict.err()).isEqualTo("error: switch lab-1 has pending trial c-41 (reverts at 12:00); confirm"
+                + " or roll it back first\n");
+        engine.failure = new EngineException(EngineException.Kind.UNREACHABLE, "service of lab-3 does not answer");
+        assertThat(cli.run("apply", plan, "-i", inventory, "--yes").exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
+    }
+
+    @Test
+    void withoutEngineApplySaysSoWithExitCode5() {
+        cli.engine = null;
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(result.err()).contains("this waldoconf has no change engine").contains("'waldoconf plan' works");
+    }
+
+    @Test
+    void nothingToChangeCallsNoEngine() throws Exception {
+        String deleteOnly = cli.write("delete.yaml", "vlans:\n  - id: 30\n    absent: true\n").toString();
+        CliHarness.Result result = cli.run("apply", deleteOnly, "-i", inventory);
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.out()).endsWith("No changes: every switch already matches the plan.\n");
+        assertThat(engine.calls).isEmpty();
+        assertThat(Optional.ofNullable(engine.appliedPlan)).isEmpty();
+    }
+}
