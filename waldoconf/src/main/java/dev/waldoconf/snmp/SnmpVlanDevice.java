@@ -42,6 +42,8 @@ import org.snmp4j.smi.VariableBinding;
  */
 public final class SnmpVlanDevice implements VlanDevice {
     private static final Logger LOG = LoggerFactory.getLogger(SnmpVlanDevice.class);
+    /** How many missing steps a read-back mismatch lists; the rest are counted, to keep messages readable. */
+    private static final int MAX_LISTED_STEPS = 5;
 
     /**
      * How the driver shapes its requests.
@@ -280,7 +282,10 @@ public final class SnmpVlanDevice implements VlanDevice {
         try {
             response = session.set(bindings);
         } catch (IOException e) {
-            if (e instanceof MessageException && !(e instanceof SnmpTimeoutException) && pdu.size() > 1) {
+            // SNMP4J throws MessageException when it cannot encode or send a message, most often
+            // because it exceeds the transport's maximum size. Halving is harmless for its other
+            // causes: they then fail at a single unit, with their own message.
+            if (e instanceof MessageException && pdu.size() > 1) {
                 LOG.debug("{}: a SET of {} bindings could not be sent ({}); splitting it", name, bindings.size(),
                         e.getMessage());
                 sendHalves(pdu);
@@ -362,8 +367,10 @@ public final class SnmpVlanDevice implements VlanDevice {
         }
         List<VlanChange> missing = VlanDiff.between(now.state(), expected);
         if (!missing.isEmpty()) {
-            problems.add("a state that still needs: " + missing.stream().map(VlanChange::describe)
-                    .collect(Collectors.joining("; ")));
+            String listed = missing.stream().limit(MAX_LISTED_STEPS).map(VlanChange::describe)
+                    .collect(Collectors.joining("; "));
+            int more = missing.size() - MAX_LISTED_STEPS;
+            problems.add("a state that still needs: " + listed + (more > 0 ? "; and " + more + " more step(s)" : ""));
         }
         return problems.isEmpty() ? null : String.join(", and ", problems);
     }

@@ -11,9 +11,11 @@ import dev.waldoconf.model.Vlan;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.snmp4j.smi.OID;
+import org.snmp4j.smi.OctetString;
 import org.snmp4j.smi.VariableBinding;
 
 /** PDU size limits: the configured maximum, tooBig answers, and agents that refuse createAndGo. */
@@ -29,7 +31,7 @@ class SnmpPduSplittingTest {
         sw.close();
     }
 
-    private WatchedSession start(QuirkProfile profile, java.util.function.Function<SnmpSession, WatchedSession> watch,
+    private WatchedSession start(QuirkProfile profile, Function<SnmpSession, WatchedSession> watch,
                                  SnmpVlanDevice.Options options) throws Exception {
         sw = LabSwitches.start(profile);
         WatchedSession session = watch.apply(Snmp4jSession.open(LabSwitches.v2c(sw)));
@@ -90,12 +92,42 @@ class SnmpPduSplittingTest {
     }
 
     @Test
+    void requestsTheSnmpLibraryCannotSendAreSplitToo() throws Exception {
+        WatchedSession session = start(QuirkProfile.STANDARD, real -> WatchedSession.unsendableAbove(real, 4),
+                SnmpVlanDevice.Options.defaults());
+
+        device.push(tenAccessVlans());
+
+        assertThat(LabSwitches.holds(sw)).isEqualTo(tenAccessVlans());
+        assertThat(session.interceptedSets).isNotEmpty();
+        assertThat(session.forwardedSets).allSatisfy(set -> assertThat(set).hasSizeLessThanOrEqualTo(4));
+    }
+
+    @Test
     void aSingleStepTooBigForTheAgentFailsAndIsUndone() throws Exception {
         start(QuirkProfile.STANDARD, real -> WatchedSession.tooBigAbove(real, 1), SnmpVlanDevice.Options.defaults());
 
         DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(tenAccessVlans()));
 
         assertThat(failure.getMessage()).contains("create VLAN 101 'access-1'", "tooBig");
+        assertThat(failure.undone()).isTrue();
+        assertThat(LabSwitches.holds(sw)).isEqualTo(SwitchState.factoryDefault(PORTS));
+    }
+
+    @Test
+    void anAgentThatAcknowledgesASetWithoutApplyingItIsCaughtByReadingBack() throws Exception {
+        // Acknowledge, but drop, every SET that gives VLAN 105 untagged ports (as a buggy agent might);
+        // two bindings per PDU keep VLAN 105's membership alone in its PDU.
+        OID untagged105 = QBridge.staticColumn(QBridge.COLUMN_UNTAGGED, 105);
+        start(QuirkProfile.STANDARD, real -> new WatchedSession(real, set ->
+                set.stream().anyMatch(vb -> vb.getOid().equals(untagged105)
+                        && !PortList.decode(((OctetString) vb.getVariable()).getValue()).isEmpty())
+                        ? new SnmpResponse(0, 0, set) : null), SnmpVlanDevice.Options.defaults().withMaxVarbindsPerPdu(2));
+
+        DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(tenAccessVlans()));
+
+        assertThat(failure.getMessage()).contains("read back after phase UNTAGGED_AND_PVID",
+                "still needs: add untagged port 5 to VLAN 105", "Undo succeeded");
         assertThat(failure.undone()).isTrue();
         assertThat(LabSwitches.holds(sw)).isEqualTo(SwitchState.factoryDefault(PORTS));
     }

@@ -3,7 +3,6 @@ package dev.waldoconf.snmp;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.VariableBinding;
 
@@ -13,16 +12,19 @@ import org.snmp4j.smi.VariableBinding;
  */
 final class WatchedSession implements SnmpSession {
     private final SnmpSession real;
-    private final Function<List<VariableBinding>, SnmpResponse> interceptor;
+    private final Interceptor interceptor;
     /** Bindings of every SET that reached the real agent, in order. */
     final List<List<VariableBinding>> forwardedSets = new ArrayList<>();
     /** Bindings of every SET answered by the interceptor. */
     final List<List<VariableBinding>> interceptedSets = new ArrayList<>();
 
-    /**
-     * @param interceptor returns an answer for a SET it wants to answer itself, or null to pass it on
-     */
-    WatchedSession(SnmpSession real, Function<List<VariableBinding>, SnmpResponse> interceptor) {
+    /** Decides about each SET: answer it (or throw) instead of the agent, or return null to pass it on. */
+    @FunctionalInterface
+    interface Interceptor {
+        SnmpResponse answer(List<VariableBinding> bindings) throws IOException;
+    }
+
+    WatchedSession(SnmpSession real, Interceptor interceptor) {
         this.real = real;
         this.interceptor = interceptor;
     }
@@ -38,6 +40,16 @@ final class WatchedSession implements SnmpSession {
                 ? new SnmpResponse(SnmpResponse.TOO_BIG, 0, List.of()) : null);
     }
 
+    /** A session whose SNMP library refuses to encode SETs with more than {@code max} bindings. */
+    static WatchedSession unsendableAbove(SnmpSession real, int max) {
+        return new WatchedSession(real, bindings -> {
+            if (bindings.size() > max) {
+                throw new org.snmp4j.MessageException("message of " + bindings.size() + " bindings is too big");
+            }
+            return null;
+        });
+    }
+
     @Override
     public String agent() {
         return real.agent();
@@ -50,7 +62,13 @@ final class WatchedSession implements SnmpSession {
 
     @Override
     public SnmpResponse set(List<VariableBinding> bindings) throws IOException {
-        SnmpResponse answer = interceptor.apply(bindings);
+        SnmpResponse answer;
+        try {
+            answer = interceptor.answer(bindings);
+        } catch (IOException e) {
+            interceptedSets.add(List.copyOf(bindings));
+            throw e;
+        }
         if (answer != null) {
             interceptedSets.add(List.copyOf(bindings));
             return answer;
