@@ -1,0 +1,209 @@
+package dev.waldo.runtime.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs a scenario script against {@link HostCore}s and returns the trace of
+ * what they sent and decided, one line per event, with hosts and attempts by
+ * name. Commands, one per line ({@code #} starts a comment):
+ * <pre>
+ * begin a T1            host a begins root T1 (on object 1)
+ * lock a T1 x           T1 asks host a for variable x
+ * call a T1 b           T1, running on a, calls host b (the call is served by "serve")
+ * serve b T1 x          host b's served call of T1 locks x (if it can), then returns
+ * return b T1           the served call of T1 on b returns (after a later grant)
+ * abandon b T1          the served call of T1 on b unwinds after a wound
+ * done a T1             T1's root body on a returns; commit starts
+ * unwind a T1           T1's root body on a unwinds after a wound
+ * retry a T1            T1's next attempt begins (named T1')
+ * vote b T1 yes|no      host b's bindings vote on T1
+ * deliver a b [n|all]   deliver the next n (default 1) messages from a to b
+ * drop a b              lose the next message from a to b
+ * tick a [n]            host a ticks n times
+ * cut a b / heal a b    the link between a and b goes down (losing what is on it) / up
+ * </pre>
+ */
+final class ScriptedCore {
+    private final Map<String, HostCore> cores = new LinkedHashMap<>();
+    private final Map<Integer, String> hostNames = new HashMap<>();
+    private final Map<String, TxnId> attempts = new HashMap<>();
+    private final Map<TxnId, String> attemptNames = new HashMap<>();
+    private final Map<String, ArrayDeque<Envelope>> links = new HashMap<>();
+    private final Map<String, Long> served = new HashMap<>();
+    private final Set<String> cut = new HashSet<>();
+    private final List<String> trace = new ArrayList<>();
+
+    ScriptedCore(String... hosts) {
+        for (String name : hosts) {
+            int number = cores.size() + 1;
+            cores.put(name, new HostCore(number, 2));
+            hostNames.put(number, name);
+        }
+    }
+
+    /** Runs the script and returns the trace. */
+    String run(String script) {
+        for (String line : script.strip().split("\n")) {
+            String command = line.replaceAll("#.*", "").strip();
+            if (!command.isEmpty()) {
+                trace.add("> " + command);
+                execute(command.split("\\s+"));
+            }
+        }
+        return String.join("\n", trace);
+    }
+
+    private void execute(String[] words) {
+        String host = words[1];
+        HostCore core = cores.get(host);
+        switch (words[0]) {
+            case "begin" -> name(core.begin(1), words[2]);
+            case "retry" -> name(core.retry(attempts.get(words[2])), words[2] + "'");
+            case "lock" -> note(core.lock(attempts.get(words[2]), LockId.whole(1, words[3])) ? "granted" : "waiting");
+            case "call" -> core.call(attempts.get(words[2]), number(words[3]), words[2]);
+            case "serve" -> {
+                boolean granted = core.lock(attempts.get(words[2]), LockId.whole(1, words[3]));
+                note(granted ? "granted" : "waiting");
+                if (granted) {
+                    returnServed(host, words[2]);
+                }
+            }
+            case "return" -> returnServed(host, words[2]);
+            case "abandon" -> {
+                Long callId = served.remove(host + "/" + words[2]);
+                core.finishCall(attempts.get(words[2]), callId, null, true);
+            }
+            case "done" -> core.finishRoot(attempts.get(words[2]), HostCore.Ending.DONE);
+            case "unwind" -> core.finishRoot(attempts.get(words[2]), HostCore.Ending.WOUNDED);
+            case "vote" -> core.vote(attempts.get(words[2]), words[3].equals("yes"), words[3].equals("yes") ? null : "no");
+            case "deliver" -> deliver(host, words[2], words.length > 3 ? words[3] : "1");
+            case "drop" -> {
+                Envelope lost = links.get(host + ">" + words[2]).poll();
+                trace.add("  lost " + describe(lost.message()));
+            }
+            case "tick" -> {
+                for (int i = 0; i < (words.length > 2 ? Integer.parseInt(words[2]) : 1); i++) {
+                    core.tick();
+                }
+            }
+            case "cut" -> {
+                cut.add(host + ">" + words[2]);
+                cut.add(words[2] + ">" + host);
+                loseQueued(host + ">" + words[2]);
+                loseQueued(words[2] + ">" + host);
+                core.linkDown(number(words[2]));
+                collect();
+                cores.get(words[2]).linkDown(number(host));
+            }
+            case "heal" -> {
+                cut.remove(host + ">" + words[2]);
+                cut.remove(words[2] + ">" + host);
+                core.linkUp(number(words[2]));
+                collect();
+                cores.get(words[2]).linkUp(number(host));
+            }
+            default -> throw new IllegalArgumentException("unknown command " + String.join(" ", words));
+        }
+        collect();
+    }
+
+    private void loseQueued(String link) {
+        ArrayDeque<Envelope> queue = links.remove(link);
+        if (queue != null) {
+            for (Envelope lost : queue) {
+                trace.add("  lost " + describe(lost.message()));
+            }
+        }
+    }
+
+    private void returnServed(String host, String attempt) {
+        Long callId = served.remove(host + "/" + attempt);
+        cores.get(host).finishCall(attempts.get(attempt), callId, "ok", false);
+    }
+
+    private void deliver(String from, String to, String count) {
+        ArrayDeque<Envelope> queue = links.getOrDefault(from + ">" + to, new ArrayDeque<>());
+        int n = count.equals("all") ? queue.size() : Integer.parseInt(count);
+        for (int i = 0; i < n; i++) {
+            Envelope next = queue.poll();
+            if (next == null) {
+                throw new IllegalStateException("nothing to deliver from " + from + " to " + to + "; trace so far:\n"
+                        + String.join("\n", trace));
+            }
+            cores.get(to).step(next);
+            collect();
+        }
+    }
+
+    /** Drains every core, queueing messages on their links and tracing everything. */
+    private void collect() {
+        for (Map.Entry<String, HostCore> entry : cores.entrySet()) {
+            String host = entry.getKey();
+            Outbox out = entry.getValue().drain();
+            for (Decision decision : out.decisions()) {
+                trace.add("  " + host + ": " + describe(decision));
+                if (decision instanceof Decision.RunCall run) {
+                    served.put(host + "/" + attemptNames.get(run.txn()), run.callId());
+                }
+            }
+            for (Envelope envelope : out.messages()) {
+                String link = host + ">" + hostNames.get(envelope.to());
+                if (cut.contains(link)) {
+                    continue;
+                }
+                trace.add("  " + host + " -> " + hostNames.get(envelope.to()) + ": " + describe(envelope.message()));
+                links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+            }
+        }
+    }
+
+    private String describe(Decision decision) {
+        String attempt = attemptNames.get(decision.txn());
+        return switch (decision) {
+            case Decision.Granted granted -> "granted " + attempt + " " + granted.lock().variable();
+            case Decision.Wounded wounded -> "wounded " + attempt;
+            case Decision.RunCall run -> "run call of " + attempt;
+            case Decision.Replied replied -> "reply to " + attempt + (replied.wounded() ? " (wounded)" : "");
+            case Decision.CallFailed failed -> "call of " + attempt + " failed: " + hostNames.get(failed.host()) + " unreachable";
+            case Decision.PrepareLocal prepare -> "prepare " + attempt;
+            case Decision.Install install -> "install " + attempt;
+            case Decision.Discard discard -> "discard " + attempt + (discard.prepared() ? " (prepared)" : "");
+            case Decision.RootDone done -> "root " + attempt + " " + done.result();
+        };
+    }
+
+    private String describe(Message message) {
+        String attempt = attemptNames.get(message.txn());
+        return switch (message) {
+            case Message.Call call -> "Call " + attempt + (call.priority().primary() ? " (primary)" : "");
+            case Message.Reply reply -> "Reply " + attempt + (reply.wounded() ? " (wounded)" : "");
+            case Message.Wound wound -> "Wound " + attempt;
+            case Message.Promote promote -> "Promote " + attempt;
+            case Message.Prepare prepare -> "Prepare " + attempt;
+            case Message.Vote vote -> "Vote " + attempt + " " + vote.verdict();
+            case Message.Commit commit -> "Commit " + attempt;
+            case Message.Backout backout -> "Backout " + attempt;
+            case Message.Ack ack -> "Ack " + attempt;
+        };
+    }
+
+    private void name(TxnId attempt, String name) {
+        attempts.put(name, attempt);
+        attemptNames.put(attempt, name);
+    }
+
+    private void note(String what) {
+        trace.add("  " + what);
+    }
+
+    private int number(String host) {
+        return cores.get(host).host();
+    }
+}

@@ -1,0 +1,264 @@
+package dev.waldo.runtime.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenarios as data: a script of steps against the pure core, and the trace of
+ * messages and decisions it must produce (see {@link ScriptedCore} for the
+ * commands). A changed trace is a changed protocol: read the diff.
+ */
+class ScriptedCoreTest {
+    /** A prepared attempt holds its lock against an older, even primary, request until commit. */
+    @Test
+    void preparedParticipantIsNeverWoundedAndTheOlderRequestWaits() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1          # older
+            begin a T2          # younger
+            call a T2 b
+            deliver a b
+            serve b T2 x
+            deliver b a
+            done a T2
+            deliver a b         # Prepare
+            call a T1 b
+            deliver a b
+            serve b T1 x        # T1 is older but T2 is prepared: T1 waits
+            vote b T2 yes
+            deliver b a         # Vote
+            vote a T2 yes       # the root's own bindings
+            deliver a b         # Commit
+            deliver b a all
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > begin a T2
+            > call a T2 b
+              a -> b: Call T2
+            > deliver a b
+              b: run call of T2
+            > serve b T2 x
+              granted
+              b -> a: Reply T2
+            > deliver b a
+              a: reply to T2
+            > done a T2
+              a: prepare T2
+              a -> b: Prepare T2
+            > deliver a b
+              b: prepare T2
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              waiting
+            > vote b T2 yes
+              b -> a: Vote T2 YES
+            > deliver b a
+            > vote a T2 yes
+              a: install T2
+              a -> b: Commit T2
+            > deliver a b
+              b: install T2
+              b: granted T1 x
+              b -> a: Ack T2
+            > deliver b a all
+              a: root T2 COMMITTED""");
+    }
+
+    /** A lost vote: the coordinator re-sends Prepare on its ticks and the participant answers again. */
+    @Test
+    void lostVoteIsRecoveredByTheCoordinatorsResentPrepare() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            done a T1
+            deliver a b
+            vote b T1 yes
+            drop b a            # the vote is lost
+            vote a T1 yes
+            tick a 2            # the coordinator asks again
+            deliver a b
+            deliver b a
+            deliver a b
+            deliver b a
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > vote b T1 yes
+              b -> a: Vote T1 YES
+            > drop b a
+              lost Vote T1 YES
+            > vote a T1 yes
+            > tick a 2
+              a -> b: Prepare T1
+            > deliver a b
+              b -> a: Vote T1 YES
+            > deliver b a
+              a: install T1
+              a -> b: Commit T1
+            > deliver a b
+              b: install T1
+              b -> a: Ack T1
+            > deliver b a
+              a: root T1 COMMITTED""");
+    }
+
+    /** T2 wounds T1 on b; the wound travels to T1's root and on to c, where T1 waits behind T0. */
+    @Test
+    void woundReachesTheVictimsWaitOnAnotherHost() {
+        String trace = new ScriptedCore("a", "b", "c").run("""
+            begin a T0
+            call a T0 c
+            deliver a c
+            serve c T0 z        # T0 holds z on c
+            deliver c a
+            begin a T2
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x        # T1 holds x on b
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 z        # T1 waits behind the older T0 on c
+            call a T2 b
+            deliver a b
+            serve b T2 x        # T2 is older than T1: wounds it
+            deliver b a all     # the wound reaches T1's root
+            deliver a c all     # and from there T1's wait on c
+            abandon c T1        # the woken wait unwinds; c backs T1 out
+            deliver c a all
+            unwind a T1
+            deliver a b all
+            return b T2
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T0
+            > call a T0 c
+              a -> c: Call T0 (primary)
+            > deliver a c
+              c: run call of T0
+            > serve c T0 z
+              granted
+              c -> a: Reply T0
+            > deliver c a
+              a: reply to T0
+            > begin a T2
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > call a T1 c
+              a -> c: Call T1
+            > deliver a c
+              c: run call of T1
+            > serve c T1 z
+              waiting
+            > call a T2 b
+              a -> b: Call T2
+            > deliver a b
+              b: run call of T2
+            > serve b T2 x
+              waiting
+              b: wounded T1
+              b: discard T1
+              b: granted T2 x
+              b -> a: Wound T1
+            > deliver b a all
+              a: wounded T1
+              a -> b: Wound T1
+              a -> c: Wound T1
+            > deliver a c all
+              c: wounded T1
+              c -> a: Wound T1
+            > abandon c T1
+              c: discard T1
+              c -> a: Reply T1 (wounded)
+            > deliver c a all
+              a: reply to T1 (wounded)
+              a -> c: Backout T1
+            > unwind a T1
+              a: discard T1
+              a: root T1 RETRY
+            > deliver a b all
+            > return b T2
+              b -> a: Reply T2""");
+    }
+
+    /** The link drops during voting: the root backs out and retries; b, prepared, learns on heal. */
+    @Test
+    void linkCutDuringVotingBacksOutAndTheOwedBackoutArrivesOnHeal() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            done a T1
+            deliver a b
+            vote a T1 yes
+            vote b T1 yes       # b is prepared; its vote is on the way
+            cut a b             # lost with the link: a backs out, b stays prepared
+            heal a b            # the owed backout goes out
+            deliver a b
+            deliver b a
+            tick a 2
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > vote a T1 yes
+            > vote b T1 yes
+              b -> a: Vote T1 YES
+            > cut a b
+              lost Vote T1 YES
+              a: discard T1 (prepared)
+              a: root T1 RETRY
+            > heal a b
+              a -> b: Backout T1
+            > deliver a b
+              b: discard T1 (prepared)
+              b -> a: Ack T1
+            > deliver b a
+            > tick a 2""");
+    }
+}
