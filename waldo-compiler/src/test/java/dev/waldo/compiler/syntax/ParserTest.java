@@ -171,6 +171,39 @@ class ParserTest {
         assertThat(errors()).anyMatch(e -> e.contains("nested too deeply"));
     }
 
+    @Test
+    void docCommentsStayOnTheirDeclarations() {
+        List<Decl> decls = parse("""
+                /** The server side. */
+                Endpoint S {
+                    /** Times pinged. */
+                    @audit Number pings;
+                    /** Pings once. */
+                    Public ping() { }
+                }
+                /** A point. */
+                Struct P { /** Across. */ Number x; }
+                """);
+        assertThat(errors()).isEmpty();
+        Decl.EndpointDecl server = (Decl.EndpointDecl) decls.get(0);
+        assertThat(server.doc()).isEqualTo("The server side.");
+        assertThat(((VarDecl) server.members().get(0)).doc()).isEqualTo("Times pinged.");
+        assertThat(((Member.FunctionDecl) server.members().get(1)).doc()).isEqualTo("Pings once.");
+        Decl.StructDecl point = (Decl.StructDecl) decls.get(1);
+        assertThat(point.doc()).isEqualTo("A point.");
+        assertThat(point.fields().get(0).doc()).isEqualTo("Across.");
+    }
+
+    @Test
+    void spansCoverTheWholeNode() {
+        Expr.Binary sum = (Expr.Binary) onlyExpression("f(1) + xs[2]");
+        assertThat(sum.span().col()).isEqualTo(5);
+        assertThat(sum.span().end() - sum.span().start()).isEqualTo("f(1) + xs[2]".length());
+        Expr.Call call = (Expr.Call) sum.left();
+        assertThat(call.nameSpan().end() - call.nameSpan().start()).isEqualTo(1);
+        assertThat(call.span().end() - call.span().start()).isEqualTo(4);
+    }
+
     private Expr onlyExpression(String source) {
         List<Stmt> body = functionBody("x = " + source + ";");
         assertThat(errors()).isEmpty();
