@@ -58,9 +58,21 @@ record LabDirectory(Path dir) {
      * @param message why it failed, or a note (e.g. services not started)
      */
     record Info(long pid, int switches, String status, String message) {
-        /** Whether the lab's process is alive. */
+        /**
+         * Whether the lab's process is alive. A stale record whose pid now belongs to another
+         * program does not count, so {@code lab down} never stops a process it did not start.
+         */
         boolean isAlive() {
-            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).map(Info::isLabProcess).orElse(false);
+        }
+
+        /** A lab in this JVM, or a process whose arguments say {@code lab run} (when the OS tells them). */
+        private static boolean isLabProcess(ProcessHandle process) {
+            if (process.pid() == ProcessHandle.current().pid()) {
+                return true;
+            }
+            return process.info().arguments().map(arguments -> String.join(" ", arguments).contains("lab run"))
+                    .orElse(true);
         }
     }
 

@@ -68,6 +68,11 @@ class LabCommandTest {
         assertThat(pid).isNotEqualTo(ProcessHandle.current().pid());
         var status = run(context, "lab", "status", "--dir", labDir.toString());
         assertThat(status.out()).as(status.err()).contains("lab-1").contains("answering, VLANs [1]");
+        var plan = run(context, "plan", Path.of("..", "configs", "vlan.yaml").toString(), "--lab-dir",
+                labDir.toString());
+        assertThat(plan.exitCode()).as(plan.err()).isZero();
+        assertThat(plan.out()).as("read over SNMP from the lab process").contains("+ create VLAN 10 'users'")
+                .contains("- remove ports 1-8 from VLAN 1").endsWith("on 1 of 1 switch.\n");
         var down = run(context, "lab", "down", "--dir", labDir.toString());
         assertThat(down.exitCode()).isZero();
         assertThat(down.out()).startsWith("Stopped the lab in " + labDir + " (1 switches, pid " + pid + ")");
