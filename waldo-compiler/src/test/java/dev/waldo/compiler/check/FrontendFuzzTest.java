@@ -71,7 +71,7 @@ class FrontendFuzzTest {
         return Arbitraries.strings().withCharRange(' ', '~').withChars('\n', '\t').ofMaxLength(300);
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1200)
     void mutatedCorpusProgramsNeverCrash(@ForAll("mutants") String text) {
         assertOutcome(text);
     }
@@ -86,7 +86,7 @@ class FrontendFuzzTest {
      * Well-formed programs with random, mostly ill-typed expressions and statements over
      * variables of every type: these get past the parser and exercise every checker rule.
      */
-    @Property(tries = 1500)
+    @Property(tries = 1000)
     void randomWellFormedProgramsNeverCrash(@ForAll("statements") List<String> statements) {
         assertOutcome(SKELETON.replace("$BODY", String.join("\n", statements)));
     }
