@@ -8,6 +8,9 @@ public class DeviceException extends Exception {
     private final boolean undone;
 
     /**
+     * A failure with its cause.
+     *
+     * @param message what failed, where, and what to do next
      * @param undone true if the switch is known to be back in the state it held
      *     before the failed push (or was never changed)
      */
@@ -16,6 +19,7 @@ public class DeviceException extends Exception {
         this.undone = undone;
     }
 
+    /** A failure without an underlying exception; see {@link #DeviceException(String, boolean, Throwable)}. */
     public DeviceException(String message, boolean undone) {
         this(message, undone, null);
     }

@@ -14,7 +14,7 @@ import org.snmp4j.security.PrivacyProtocol;
 
 /**
  * How WaldoConf proves itself to an agent: an SNMPv2c community or an SNMPv3 USM user with
- * authentication and privacy (authPriv). Secrets never appear in {@link #toString()}, so a
+ * authentication and privacy (authPriv). Secrets never appear in {@code toString()}, so a
  * credential can be logged or put into a message without leaking them.
  */
 public sealed interface SnmpCredentials {
@@ -90,9 +90,13 @@ public sealed interface SnmpCredentials {
     enum Auth {
         /** HMAC-SHA-96 (RFC 3414), for old gear; SNMP4J 3.13 no longer enables it by default. */
         SHA1("SHA"),
+        /** HMAC-SHA-224 (usmHMAC128SHA224AuthProtocol, RFC 7860). */
         SHA224("SHA-224"),
+        /** HMAC-SHA-256 (usmHMAC192SHA256AuthProtocol, RFC 7860): the usual choice today. */
         SHA256("SHA-256"),
+        /** HMAC-SHA-384 (usmHMAC256SHA384AuthProtocol, RFC 7860). */
         SHA384("SHA-384"),
+        /** HMAC-SHA-512 (usmHMAC384SHA512AuthProtocol, RFC 7860). */
         SHA512("SHA-512");
 
         private final String label;
@@ -135,8 +139,11 @@ public sealed interface SnmpCredentials {
 
     /** USM privacy protocols, named as net-snmp's {@code -x} option names them. */
     enum Priv {
+        /** AES-128 in CFB mode (RFC 3826), what net-snmp calls AES. */
         AES128("AES"),
+        /** AES-192 (the Blumenthal draft as net-snmp and SNMP4J implement it). */
         AES192("AES-192"),
+        /** AES-256 (the Blumenthal draft as net-snmp and SNMP4J implement it). */
         AES256("AES-256");
 
         private final String label;
