@@ -8,13 +8,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Deterministic simulation of the protocol core (see {@link Simulation}).
- * Runs seeds 1..150 by default ({@code -Dsim.seeds=N} for another count);
+ * Runs seeds 1..100 by default ({@code -Dsim.seeds=N} for another count);
  * {@code -Dsim.seed=N} runs just seed N, and every failure names the seed
  * that reproduces it.
  */
 class CoreSimulationTest {
     /** Seeds 1..N run by default; {@code -Dsim.seeds=N} runs more (or fewer). */
-    private static final int DEFAULT_SEEDS = Integer.getInteger("sim.seeds", 150);
+    private static final int DEFAULT_SEEDS = Integer.getInteger("sim.seeds", 100);
 
     @Test
     void committedHistoryIsSerializableUnderReorderingLossAndCutLinks() {
