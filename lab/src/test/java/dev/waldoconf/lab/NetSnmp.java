@@ -1,7 +1,5 @@
 package dev.waldoconf.lab;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /** Runs net-snmp's command-line tools (Debian package {@code snmp}) against a lab switch. */
 final class NetSnmp {
@@ -48,15 +45,8 @@ final class NetSnmp {
     static void requireTools() {
         boolean present = List.of(System.getenv().getOrDefault("PATH", "").split(":")).stream()
                 .anyMatch(dir -> Files.isExecutable(Path.of(dir, "snmpset")));
-        if (present) {
-            return;
-        }
-        String reason = "net-snmp tools (snmpget/snmpset/snmpwalk, Debian package 'snmp') are not on PATH";
-        if ("1".equals(System.getenv("WALDO_EXPECT_SNMP"))) {
-            fail(reason + ", but WALDO_EXPECT_SNMP=1 says they should be; install with 'apt-get install snmp'");
-        }
-        System.out.println("SKIPPED net-snmp interop tests: " + reason);
-        Assumptions.abort(reason);
+        Prerequisite.require(present, "net-snmp tools (snmpget/snmpset/snmpwalk) are not on PATH", "WALDO_EXPECT_SNMP",
+                "install them with 'apt-get install snmp'", System.getenv());
     }
 
     /** v2c with a community. */

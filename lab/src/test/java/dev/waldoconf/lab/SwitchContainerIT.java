@@ -2,7 +2,6 @@ package dev.waldoconf.lab;
 
 import static dev.waldoconf.lab.Q.CREATE_AND_GO;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.waldoconf.lab.container.ImageContext;
 import dev.waldoconf.lab.control.ControlClient;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
@@ -53,16 +51,10 @@ class SwitchContainerIT {
     }
 
     private static void requireDocker() {
-        if (DockerClientFactory.instance().isDockerAvailable()) {
-            return;
-        }
-        String reason = "no Docker engine answers (start dockerd, or check DOCKER_HOST)";
-        if ("1".equals(System.getenv("WALDO_EXPECT_DOCKER"))) {
-            fail(reason + ", but WALDO_EXPECT_DOCKER=1 says one is running; Testcontainers needs "
-                    + "TESTCONTAINERS_RYUK_DISABLED=true and TESTCONTAINERS_HOST_OVERRIDE=localhost here");
-        }
-        System.out.println("SKIPPED container tests: " + reason);
-        Assumptions.abort(reason);
+        Prerequisite.require(DockerClientFactory.instance().isDockerAvailable(),
+                "no Docker engine answers for the container tests", "WALDO_EXPECT_DOCKER",
+                "start dockerd; Testcontainers also needs TESTCONTAINERS_RYUK_DISABLED=true and "
+                        + "TESTCONTAINERS_HOST_OVERRIDE=localhost in the test JVM's environment", System.getenv());
     }
 
     private static GenericContainer<?> startSwitch(String name, String... extraArgs) {

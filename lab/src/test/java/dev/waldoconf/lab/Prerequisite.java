@@ -1,0 +1,32 @@
+package dev.waldoconf.lab;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A tool some lab tests need (net-snmp, a Docker engine). When it is missing the tests skip and
+ * print why, unless an environment variable says it should be there (bin/test sets them when
+ * it finds the tools): then they fail, so a broken setup cannot pass as green.
+ */
+final class Prerequisite {
+    private Prerequisite() {
+    }
+
+    /**
+     * Returns when {@code present}; otherwise fails (when {@code expectVariable} is {@code 1} in
+     * {@code environment}) or aborts the test, printing {@code reason}.
+     */
+    static void require(boolean present, String reason, String expectVariable, String fix,
+                        Map<String, String> environment) {
+        if (present) {
+            return;
+        }
+        if ("1".equals(environment.get(expectVariable))) {
+            fail(reason + ", but " + expectVariable + "=1 says it should be; " + fix);
+        }
+        System.out.println("SKIPPED: " + reason + " (" + fix + ")");
+        Assumptions.abort(reason);
+    }
+}
