@@ -109,6 +109,10 @@ public final class YamlDocument {
                             "the file is empty; see configs/ for an example"));
                 }
                 JsonNode root = value(parser, "");
+                if (parser.nextToken() != null) {
+                    problems.add(new ConfigProblem(at(parser.currentTokenLocation()), "",
+                            "this is a second YAML document (after a --- line); keep one document per file"));
+                }
                 if (!problems.isEmpty()) {
                     throw new ConfigException(problems);
                 }

@@ -93,11 +93,28 @@ class InventoryLoaderTest {
                 .replace("ports: 24\n  - name: lab-2", "ports: 24\n    colour: blue\n  - name: lab-2")
                 .replaceFirst("version: '2c'", "version: 2"));
         assertThat(message.lines()).containsExactly(
-                "inv.yaml:5:14: switches[0].version: 2 is not an SNMP version WaldoConf speaks; write '2c' or '3'"
-                        + " (quoted)",
+                "inv.yaml:5:14: switches[0].version: 2 is not an SNMP version WaldoConf speaks; write '2c' or '3'",
                 "inv.yaml:8:13: switches[0].colour: unknown field 'colour'; check its spelling and indentation",
                 "inv.yaml:11:11: switches[1].snmp: '127.0.0.1' is not an address like 127.0.0.1:16100 or"
                         + " switch1.example.net:161 (host:port)");
+    }
+
+    @Test
+    void versionThreeMayBeWrittenAsANumber() throws Exception {
+        String text = ConfigFixtures.INVENTORY.replaceFirst("version: '2c'", "version: 3").replace(
+                "  lab:\n    community: {env: TEST_COMMUNITY}", "  lab:\n    community: {env: TEST_COMMUNITY}\n  v3:\n"
+                        + "    user: waldo\n    auth: {protocol: SHA-256, passphrase: {env: A}}\n"
+                        + "    priv: {protocol: AES, passphrase: {file: priv}}").replaceFirst("credentials: lab", "credentials: v3");
+        Inventory inventory = InventoryLoader.load(ConfigFixtures.write(dir, "v3.yaml", text));
+        assertThat(inventory.switches().get(0).version()).isEqualTo(SnmpVersion.V3);
+        assertThat(inventory.credentialsOf(inventory.switches().get(0))).isInstanceOf(Credentials.Usm.class);
+    }
+
+    @Test
+    void oneDocumentPerFile() throws Exception {
+        assertThat(problemsOf(ConfigFixtures.INVENTORY + "---\nswitches: []\n"))
+                .isEqualTo("inv.yaml:26:1: this is a second YAML document (after a --- line); keep one document"
+                        + " per file");
     }
 
     @Test
