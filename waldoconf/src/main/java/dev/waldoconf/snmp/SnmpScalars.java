@@ -15,6 +15,7 @@ import org.snmp4j.smi.VariableBinding;
  * bound with {@code @snmp(oid: '1.3.6.1.2.1.1.6.0')} needs. {@link #set} reads the old value,
  * sets the new one and reads it back, and returns the old value; {@link #restore} puts an old
  * value back, which is the undo. OIDs are instance OIDs, with the trailing {@code .0}.
+ * Thread-safe: operations run one at a time.
  *
  * <pre>
  * try (SnmpScalars agent = SnmpScalars.open("edge-3", target)) {
@@ -67,7 +68,7 @@ public final class SnmpScalars implements AutoCloseable {
      * @throws DeviceException if the agent does not answer, lacks the object, or holds a type
      *     that is neither text nor Integer32
      */
-    public ScalarValue get(OID oid) throws DeviceException {
+    public synchronized ScalarValue get(OID oid) throws DeviceException {
         SnmpResponse response;
         try {
             response = session.get(List.of(oid));
@@ -98,7 +99,7 @@ public final class SnmpScalars implements AutoCloseable {
      *     or does not answer, or the read-back differs; {@code undone} says whether the object
      *     is known to hold its old value
      */
-    public ScalarValue set(OID oid, ScalarValue value) throws DeviceException {
+    public synchronized ScalarValue set(OID oid, ScalarValue value) throws DeviceException {
         ScalarValue old = get(oid);
         if (old.getClass() != value.getClass()) {
             throw new DeviceException(name + ": " + describe(oid) + " holds " + kind(old) + ", so it cannot be set to "
@@ -123,7 +124,7 @@ public final class SnmpScalars implements AutoCloseable {
      *
      * @throws DeviceException if that fails; {@code undone} is false
      */
-    public void restore(OID oid, ScalarValue old) throws DeviceException {
+    public synchronized void restore(OID oid, ScalarValue old) throws DeviceException {
         String problem = putBack(oid, old);
         if (problem != null) {
             throw new DeviceException(name + ": restoring " + describe(oid) + " to " + old + " failed: " + problem,

@@ -38,7 +38,8 @@ import org.snmp4j.smi.VariableBinding;
  * Because phases are separate PDUs, agents that only accept a VLAN in untagged lists and PVIDs
  * once it was created by an earlier PDU work too. On a refusal, timeout or read-back mismatch
  * it undoes what was applied by pushing the difference back to the previous state, verifies
- * that by reading back, and throws. Not thread-safe: one operation at a time.
+ * that by reading back, and throws. Thread-safe: operations on one device run one at a time
+ * (a service's binding and its trial timer may share it).
  */
 public final class SnmpVlanDevice implements VlanDevice {
     private static final Logger LOG = LoggerFactory.getLogger(SnmpVlanDevice.class);
@@ -124,7 +125,7 @@ public final class SnmpVlanDevice implements VlanDevice {
     }
 
     /** How the driver creates rows now: the configured way, or the other once the agent refused it. */
-    public RowCreation rowCreation() {
+    public synchronized RowCreation rowCreation() {
         return rowCreation;
     }
 
@@ -135,7 +136,7 @@ public final class SnmpVlanDevice implements VlanDevice {
      *     Q-BRIDGE-MIB; {@code undone} is true, as reading changes nothing
      */
     @Override
-    public SwitchState read() throws DeviceException {
+    public synchronized SwitchState read() throws DeviceException {
         return snapshot().state();
     }
 
@@ -144,7 +145,7 @@ public final class SnmpVlanDevice implements VlanDevice {
      * against the switch's port count before anything is sent.
      */
     @Override
-    public SwitchState push(SwitchState desired) throws DeviceException {
+    public synchronized SwitchState push(SwitchState desired) throws DeviceException {
         QBridgeReader.Snapshot before = snapshot();
         List<VlanChange> steps = VlanDiff.between(before.state(), desired);
         VlanStateRules.check(name, VlanDiff.apply(before.state(), steps), before.portCount());
