@@ -65,8 +65,8 @@ public final class Oids {
     public static final OID DOT1Q_PORT_ACCEPTABLE_FRAME_TYPES = child(DOT1Q_PORT_VLAN_ENTRY, 2);
     public static final OID DOT1Q_PORT_INGRESS_FILTERING = child(DOT1Q_PORT_VLAN_ENTRY, 3);
 
-    /** sysObjectID of the simulated switch: under SNMP4J's enterprise arc, as the agent is built on it. */
-    public static final OID LAB_SWITCH_OBJECT_ID = new OID("1.3.6.1.4.1.4976.10.1.1.1");
+    /** sysObjectID of the simulated switch, under the enterprise number RFC 5612 sets aside for documentation. */
+    public static final OID LAB_SWITCH_OBJECT_ID = new OID("1.3.6.1.4.1.32473.1.1");
 
     /** The subtrees the switch answers for; each is registered as one managed object. */
     public static final OID[] SUBTREES = {SYSTEM, INTERFACES, DOT1D_BRIDGE};
