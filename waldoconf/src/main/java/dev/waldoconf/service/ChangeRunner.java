@@ -118,6 +118,17 @@ public final class ChangeRunner {
         return pending;
     }
 
+    /** The state {@code target}'s service intends its switch to hold. */
+    public SwitchState intended(Target target) {
+        return WaldoState.state(coordinator.intended_vlans(target.service()),
+                coordinator.intended_pvids(target.service()));
+    }
+
+    /** The switches of the trial pending on {@code target}. */
+    public List<String> trialSwitches(Target target) {
+        return List.copyOf(coordinator.trial_switches(target.service()));
+    }
+
     private static WList<EndpointRef> refs(List<Target> targets) {
         WList<EndpointRef> refs = new WList<>();
         targets.forEach(target -> refs.add(target.service()));

@@ -3,6 +3,7 @@ package dev.waldoconf.service;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.EndpointRef;
+import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.services.ChangeCoordinator;
 import dev.waldoconf.services.OperatorDesk;
@@ -23,44 +24,71 @@ public final class OperatorSession implements AutoCloseable {
     private final NetHost net;
     private final ChangeRunner runner;
     private final List<ChangeRunner.Target> targets;
+    private final Map<String, String> unreachable;
 
-    private OperatorSession(NetHost net, ChangeRunner runner, List<ChangeRunner.Target> targets) {
+    private OperatorSession(NetHost net, ChangeRunner runner, List<ChangeRunner.Target> targets,
+            Map<String, String> unreachable) {
         this.net = net;
         this.runner = runner;
         this.targets = targets;
+        this.unreachable = unreachable;
     }
 
     /**
      * Connects to the services at {@code services} (switch name to address).
      *
-     * @throws dev.waldo.runtime.NetworkException naming the first service that cannot be reached
+     * @throws NetworkException naming the first service that cannot be reached
      */
     public static OperatorSession connect(Map<String, InetSocketAddress> services, NetConfig config, Clock clock) {
+        OperatorSession session = connectReachable(services, config, clock);
+        if (!session.unreachable.isEmpty()) {
+            session.close();
+            throw new NetworkException(session.unreachable.values().iterator().next());
+        }
+        return session;
+    }
+
+    /**
+     * Connects to every service it can reach; the others are listed in
+     * {@link #unreachable()} with the reason (for status).
+     */
+    public static OperatorSession connectReachable(Map<String, InetSocketAddress> services, NetConfig config,
+            Clock clock) {
         NetHost net = NetHost.start(config, Structs::create);
         try {
             WList<EndpointRef> desks = new WList<>();
+            List<String> names = new ArrayList<>();
+            Map<String, String> unreachable = new LinkedHashMap<>();
             for (Map.Entry<String, InetSocketAddress> service : services.entrySet()) {
-                desks.add(connectDesk(net, service.getKey(), service.getValue()));
+                try {
+                    desks.add(connectDesk(net, service.getKey(), service.getValue()));
+                    names.add(service.getKey());
+                } catch (NetworkException e) {
+                    unreachable.put(service.getKey(), e.getMessage());
+                }
             }
-            ChangeCoordinator resolver = ChangeCoordinator.create(net.host());
-            WList<EndpointRef> refs = resolver.services(desks);
+            WList<EndpointRef> refs = desks.isEmpty() ? new WList<>() : ChangeCoordinator.create(net.host()).services(desks);
             List<ChangeRunner.Target> targets = new ArrayList<>();
-            List<String> names = new ArrayList<>(services.keySet());
             for (int i = 0; i < names.size(); i++) {
                 targets.add(new ChangeRunner.Target(names.get(i), refs.get(i)));
             }
-            return new OperatorSession(net, new ChangeRunner(net.host(), clock), targets);
+            return new OperatorSession(net, new ChangeRunner(net.host(), clock), targets, unreachable);
         } catch (RuntimeException e) {
             net.close();
             throw e;
         }
     }
 
+    /** Switches whose service could not be reached, with the reason. */
+    public Map<String, String> unreachable() {
+        return unreachable;
+    }
+
     private static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address) {
         try {
             return net.connect(address, OperatorDesk::create).partner();
-        } catch (dev.waldo.runtime.NetworkException e) {
-            throw new dev.waldo.runtime.NetworkException("cannot reach the service of switch " + name + " at "
+        } catch (NetworkException e) {
+            throw new NetworkException("cannot reach the service of switch " + name + " at "
                     + address.getHostString() + ":" + address.getPort() + " (" + e.getMessage()
                     + "); is 'waldoconf serve' running for it?");
         }

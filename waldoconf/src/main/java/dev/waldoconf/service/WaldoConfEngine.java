@@ -1,0 +1,285 @@
+package dev.waldoconf.service;
+
+import dev.waldo.net.NetConfig;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldoconf.config.DeviceFactory;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.ResolvedPlan;
+import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.VlanDevice;
+import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.ChangeResult;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.ProgressListener;
+import dev.waldoconf.engine.ProgressListener.Stage;
+import dev.waldoconf.engine.RunningService;
+import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.engine.StatusReport;
+import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.model.VlanDiff;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The change engine behind the {@code waldoconf} command: each switch has a
+ * {@link SwitchServer} ({@code waldoconf serve}); apply, confirm and rollback
+ * connect to the switches' services as one {@link OperatorSession} and run as
+ * single Waldo transactions across them.
+ */
+public final class WaldoConfEngine implements ChangeEngine {
+    private final DeviceFactory devices;
+    private final Path operatorState;
+    private final Clock clock;
+
+    /**
+     * @param devices opens switches over SNMP for {@code serve} and drift checks
+     * @param operatorState where the operator's host keeps its TLS key and pinned service certificates
+     */
+    public WaldoConfEngine(DeviceFactory devices, Path operatorState, Clock clock) {
+        this.devices = devices;
+        this.operatorState = operatorState;
+        this.clock = clock;
+    }
+
+    private OperatorSession connect(List<SwitchEntry> switches) throws EngineException {
+        try {
+            return OperatorSession.connect(addresses(switches), operatorNet(), clock);
+        } catch (NetworkException e) {
+            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
+        }
+    }
+
+    private NetConfig operatorNet() {
+        return NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorState);
+    }
+
+    private static Map<String, InetSocketAddress> addresses(List<SwitchEntry> switches) {
+        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
+        switches.forEach(entry -> addresses.put(entry.name(), resolved(entry.service())));
+        return addresses;
+    }
+
+    /** The inventory keeps addresses unresolved; sockets need them resolved (a name is looked up here). */
+    private static InetSocketAddress resolved(dev.waldoconf.config.HostPort address) {
+        return new InetSocketAddress(address.host(), address.port());
+    }
+
+    @Override
+    public ApplyResult apply(ResolvedPlan plan, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException {
+        List<ResolvedPlan.SwitchChange> changing = plan.changing();
+        if (changing.isEmpty()) {
+            return new ApplyResult("", ApplyResult.Outcome.COMMITTED, Optional.empty(), List.of(),
+                    "nothing to change: every switch already matches the plan");
+        }
+        List<SwitchEntry> entries = changing.stream().map(ResolvedPlan.SwitchChange::target).toList();
+        try (OperatorSession session = connect(entries)) {
+            entries.forEach(entry -> progress.onProgress(entry.name(), Stage.CONNECTED, ""));
+            String change = session.runner().newChangeId();
+            Instant deadline = clock.instant().plus(trial.orElse(ChangeRunner.SELF_CONFIRM_WINDOW));
+            entries.forEach(entry -> progress.onProgress(entry.name(), Stage.PREPARING,
+                    steps(changing, entry.name()) + " step(s)"));
+            List<SwitchState> desired = changing.stream().map(ResolvedPlan.SwitchChange::desired).toList();
+            try {
+                session.runner().apply(change, session.targets(), desired, trial);
+            } catch (TransactionAbortedException e) {
+                return refused(change, entries, e.getMessage(), progress);
+            } catch (ChangeRunner.ChangeRefusedException e) {
+                throw new EngineException(EngineException.Kind.CONFLICT, e.getMessage(), e);
+            } catch (NetworkException e) {
+                throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage()
+                        + "; no switch was changed", e);
+            }
+            List<ApplyResult.SwitchOutcome> outcomes = new ArrayList<>();
+            for (SwitchEntry entry : entries) {
+                progress.onProgress(entry.name(), Stage.COMMITTED, "");
+                outcomes.add(new ApplyResult.SwitchOutcome(entry.name(), true,
+                        steps(changing, entry.name()) + " step(s) applied and read back"));
+            }
+            return trial.isPresent()
+                    ? new ApplyResult(change, ApplyResult.Outcome.TRIAL_PENDING, Optional.of(deadline), outcomes,
+                            "trial " + change + " reverts every switch at " + deadline + " unless confirmed")
+                    : new ApplyResult(change, ApplyResult.Outcome.COMMITTED, Optional.empty(), outcomes,
+                            "change " + change + " committed on " + entries.size() + " switch(es)");
+        }
+    }
+
+    private static int steps(List<ResolvedPlan.SwitchChange> changing, String name) {
+        return changing.stream().filter(c -> c.target().name().equals(name)).mapToInt(c -> c.steps().size()).sum();
+    }
+
+    /** A switch voted no: nothing changed anywhere; the refusing switch is the one its message names. */
+    private static ApplyResult refused(String change, List<SwitchEntry> entries, String reason,
+            ProgressListener progress) {
+        List<ApplyResult.SwitchOutcome> outcomes = new ArrayList<>();
+        for (SwitchEntry entry : entries) {
+            boolean refuser = reason != null && reason.contains(entry.name());
+            progress.onProgress(entry.name(), refuser ? Stage.REFUSED : Stage.UNDONE, refuser ? reason : "");
+            outcomes.add(new ApplyResult.SwitchOutcome(entry.name(), !refuser,
+                    refuser ? reason : "undone: the change did not commit"));
+        }
+        return new ApplyResult(change, ApplyResult.Outcome.REFUSED, Optional.empty(), outcomes,
+                "refused: " + reason + "; no switch was changed");
+    }
+
+    @Override
+    public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
+        try (OperatorSession session = connect(inventory.switches())) {
+            TrialOnSwitches trial = findTrial(session, changeId);
+            try {
+                session.runner().confirm(trial.change(), trial.targets());
+            } catch (TransactionAbortedException e) {
+                throw new EngineException(EngineException.Kind.CONFLICT, "trial " + trial.change()
+                        + " is no longer pending on every switch (it may have expired); nothing was confirmed", e);
+            }
+            return new ChangeResult(trial.change(), true, trial.names(),
+                    "confirmed " + trial.change() + " on " + trial.names().size() + " switch(es)");
+        }
+    }
+
+    @Override
+    public ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException {
+        try (OperatorSession session = connect(inventory.switches())) {
+            TrialOnSwitches trial = findTrial(session, changeId);
+            try {
+                session.runner().rollback(trial.change(), trial.targets());
+            } catch (TransactionAbortedException e) {
+                throw new EngineException(EngineException.Kind.REFUSED, "rollback of " + trial.change()
+                        + " failed and changed nothing: " + e.getMessage(), e);
+            }
+            trial.names().forEach(name -> progress.onProgress(name, Stage.UNDONE, ""));
+            return new ChangeResult(trial.change(), true, trial.names(),
+                    "rolled back " + trial.change() + " on " + trial.names().size() + " switch(es)");
+        }
+    }
+
+    /** A pending trial and the connected switches that hold it. */
+    private record TrialOnSwitches(String change, List<ChangeRunner.Target> targets) {
+        List<String> names() {
+            return targets.stream().map(ChangeRunner.Target::name).toList();
+        }
+    }
+
+    private static TrialOnSwitches findTrial(OperatorSession session, Optional<String> changeId)
+            throws EngineException {
+        Map<String, List<ChangeRunner.Target>> byChange = new TreeMap<>();
+        List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
+        for (int i = 0; i < pending.size(); i++) {
+            if (pending.get(i).pending()) {
+                byChange.computeIfAbsent(pending.get(i).change(), c -> new ArrayList<>()).add(session.targets().get(i));
+            }
+        }
+        if (changeId.isPresent()) {
+            List<ChangeRunner.Target> holders = byChange.get(changeId.get());
+            if (holders == null) {
+                throw new EngineException(EngineException.Kind.CONFLICT, "no switch has pending trial "
+                        + changeId.get() + (byChange.isEmpty() ? "" : "; pending: " + byChange.keySet()));
+            }
+            return new TrialOnSwitches(changeId.get(), holders);
+        }
+        if (byChange.size() != 1) {
+            throw new EngineException(EngineException.Kind.CONFLICT, byChange.isEmpty()
+                    ? "no trial is pending" : "several trials are pending " + byChange.keySet() + "; name one");
+        }
+        Map.Entry<String, List<ChangeRunner.Target>> only = byChange.entrySet().iterator().next();
+        return new TrialOnSwitches(only.getKey(), only.getValue());
+    }
+
+    @Override
+    public StatusReport status(Inventory inventory) throws EngineException {
+        try (OperatorSession session = OperatorSession.connectReachable(addresses(inventory.switches()),
+                operatorNet(), clock)) {
+            List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
+            Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
+            List<StatusReport.SwitchStatus> switches = new ArrayList<>();
+            for (int i = 0; i < session.targets().size(); i++) {
+                ChangeRunner.Target target = session.targets().get(i);
+                ChangeRunner.PendingTrial trial = pending.get(i);
+                if (trial.pending()) {
+                    trials.computeIfAbsent(trial.change(), c -> new StatusReport.PendingTrial(c, trial.deadline(),
+                            session.runner().trialSwitches(target)));
+                }
+                switches.add(switchStatus(inventory, target, session.runner().intended(target)));
+            }
+            session.unreachable().forEach((name, why) ->
+                    switches.add(new StatusReport.SwitchStatus(name, false, List.of(), why)));
+            return new StatusReport(List.copyOf(trials.values()), switches);
+        }
+    }
+
+    private StatusReport.SwitchStatus switchStatus(Inventory inventory, ChangeRunner.Target target,
+            SwitchState intended) {
+        SwitchEntry entry = inventory.switchNamed(target.name()).orElseThrow();
+        try (VlanDevice device = devices.open(entry, inventory.credentialsOf(entry))) {
+            return new StatusReport.SwitchStatus(target.name(), true, VlanDiff.between(device.read(), intended), "");
+        } catch (DeviceException e) {
+            return new StatusReport.SwitchStatus(target.name(), false, List.of(),
+                    "service answers but the switch does not: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public RunningService startService(ServiceSpec spec) throws EngineException {
+        if (spec.customService().isPresent()) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE,
+                    "custom device services (--service) are not supported by this build yet");
+        }
+        SwitchEntry entry = spec.inventory().switchNamed(spec.switchName()).orElseThrow(() ->
+                new EngineException(EngineException.Kind.UNAVAILABLE, "the inventory has no switch named '"
+                        + spec.switchName() + "'"));
+        try {
+            VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
+            SwitchServer server = SwitchServer.start(entry.name(), device, resolved(entry.service()),
+                    spec.stateDir(), SwitchServer.defaultNet(entry.name(), spec.stateDir()), clock);
+            return new Running(entry.name(), server);
+        } catch (DeviceException e) {
+            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
+        } catch (IOException e) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, entry.name() + ": cannot use state directory "
+                    + spec.stateDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A running switch service. */
+    private static final class Running implements RunningService {
+        private final String name;
+        private final SwitchServer server;
+        private final CountDownLatch stopped = new CountDownLatch(1);
+
+        Running(String name, SwitchServer server) {
+            this.name = name;
+            this.server = server;
+        }
+
+        @Override
+        public String switchName() {
+            return name;
+        }
+
+        @Override
+        public void awaitTermination() throws InterruptedException {
+            stopped.await();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            stopped.countDown();
+        }
+    }
+}
