@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class NetHost implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NetHost.class);
+    /** How long {@link #connect} waits for the link and the partner endpoint, at least. */
+    static final long CONNECT_TIMEOUT_MS = 10_000;
     private final NetTransport transport;
     private final Host host;
     private final Map<Integer, Listener<?>> listeners = new ConcurrentHashMap<>();
@@ -118,10 +120,10 @@ public final class NetHost implements AutoCloseable {
      * partner made by the factory listening at {@code address}.
      *
      * @throws NetworkException if the host at {@code address} cannot be
-     *     reached within the heartbeat timeout or refuses the connection
+     *     reached within 10 s (or the heartbeat timeout, if longer) or refuses the connection
      */
     public <E extends WaldoEndpoint> E connect(InetSocketAddress address, EndpointFactory<E> factory) {
-        long timeoutMs = transport.config().heartbeatTimeoutMs();
+        long timeoutMs = Math.max(CONNECT_TIMEOUT_MS, transport.config().heartbeatTimeoutMs());
         String peer = await(transport.connect(address), timeoutMs, "connect to " + address);
         E local = factory.create(host);
         long request = requests.incrementAndGet();

@@ -35,6 +35,7 @@ public final class NetNode implements AutoCloseable {
     private final IoTransport io;
     private final WaldoChannelInitializer serverInitializer;
     private final WaldoChannelInitializer clientInitializer;
+    private final TrafficCounter traffic = new TrafficCounter();
     private final ChannelGroup channels = new DefaultChannelGroup("waldo", GlobalEventExecutor.INSTANCE);
 
     private NetNode(NetConfig config, LinkListener listener, int ioThreads, Supplier<ChannelHandler> protocolStage) {
@@ -44,9 +45,9 @@ public final class NetNode implements AutoCloseable {
         TlsContexts tls = credentials == null ? null : TlsContexts.build(credentials);
         PeerPins pins = config.security() == Security.SELF_SIGNED ? new PeerPins(config.stateDir()) : null;
         this.serverInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.server(), pins, listener,
-                protocolStage);
+                protocolStage, traffic);
         this.clientInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.client(), pins, listener,
-                protocolStage);
+                protocolStage, traffic);
         this.group = io.newGroup(ioThreads, "waldo-net-" + config.hostId());
     }
 
@@ -75,6 +76,11 @@ public final class NetNode implements AutoCloseable {
     /** The I/O threads; with one thread, everything the node reports happens on it, in order. */
     EventLoopGroup group() {
         return group;
+    }
+
+    /** Bytes on the wire through all of this node's connections. */
+    public TrafficCounter traffic() {
+        return traffic;
     }
 
     /** This node's configuration. */

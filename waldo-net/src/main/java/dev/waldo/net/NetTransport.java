@@ -79,6 +79,11 @@ public final class NetTransport implements Transport {
         });
     }
 
+    /** Bytes on the wire through all of this host's connections, heartbeats and TLS included. */
+    public TrafficCounter traffic() {
+        return node.traffic();
+    }
+
     /** The link to {@code hostId}, or null when there is none. */
     public PeerLink link(String hostId) {
         return links.get(HostNumbers.of(hostId));

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.protobuf.ProtobufDecoder;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,7 @@ import java.util.function.Supplier;
 
 /**
  * Builds the pipeline of one connection, inbound from top to bottom:
- * TLS, idle detection, framing, protobuf decoding, heartbeats, handshake,
+ * byte counting, TLS, flush consolidation, idle detection, framing, protobuf decoding, heartbeats, handshake,
  * the protocol codec (when the node carries core messages), then the link
  * handler that talks to the node.
  */
@@ -24,6 +25,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     private final LinkListener listener;
     private final FrameEncoder frameEncoder;
     private final Supplier<ChannelHandler> protocolStage;
+    private final TrafficCounter traffic;
 
     /**
      * @param tls the client or server TLS context, or null when TLS is off
@@ -32,7 +34,13 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
      */
     WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
                             Supplier<ChannelHandler> protocolStage) {
+        this(config, tls, pins, listener, protocolStage, new TrafficCounter());
+    }
+
+    WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
+                            Supplier<ChannelHandler> protocolStage, TrafficCounter traffic) {
         this.config = config;
+        this.traffic = traffic;
         this.protocolStage = protocolStage;
         this.tls = tls;
         this.pins = pins;
@@ -43,9 +51,13 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     @Override
     protected void initChannel(Channel channel) {
         ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("traffic", traffic);
         if (tls != null) {
             pipeline.addLast("tls", tls.newHandler(channel.alloc()));
         }
+        // Several messages written in one event-loop turn leave in one flush:
+        // one system call, and under TLS one record instead of one per message.
+        pipeline.addLast("flushConsolidation", new FlushConsolidationHandler(256, true));
         pipeline.addLast("idle", new IdleStateHandler(config.heartbeatTimeoutMs(), config.heartbeatPeriodMs(), 0,
                 TimeUnit.MILLISECONDS));
         pipeline.addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()));

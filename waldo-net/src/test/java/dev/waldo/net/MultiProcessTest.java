@@ -2,6 +2,7 @@ package dev.waldo.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waldo.net.testing.PeerProcess;
 import dev.waldo.net.testing.PeerProcessHandle;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,8 @@ class MultiProcessTest {
             // The participant voted yes and lost its coordinator: it must neither commit
             // nor abort on its own. It keeps the attempt prepared (1 live attempt) and its
             // committed state unchanged, in doubt until the decision can reach it.
-            Thread.sleep(1_500); // past the heartbeat timeout, so the link-down was processed
+            // Past the heartbeat timeout, so that the link-down was processed.
+            Thread.sleep(PeerProcess.HEARTBEAT_TIMEOUT_MS + 1_000);
             assertThat(server.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 1 1 0");
         } finally {
             closeAll();

@@ -22,7 +22,7 @@ class NetHostTest {
 
     private NetHost start(String id, Security security) {
         return NetHost.start(NetConfig.defaults(id, state.resolve(id)).withSecurity(security)
-                .withHeartbeat(200, 1_000));
+                .withHeartbeat(500, 5_000));
     }
 
     @Test

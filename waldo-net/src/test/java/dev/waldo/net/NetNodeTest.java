@@ -24,7 +24,7 @@ class NetNodeTest {
     Path state;
 
     private NetConfig config(String host, Security security) {
-        return NetConfig.defaults(host, state.resolve(host)).withSecurity(security).withHeartbeat(200, 1_000);
+        return NetConfig.defaults(host, state.resolve(host)).withSecurity(security).withHeartbeat(500, 5_000);
     }
 
     private static Frame named(String name) {
@@ -81,7 +81,7 @@ class NetNodeTest {
                 aEvents.nextUp();
             }
             // An impostor: same host id, its own fresh certificate.
-            NetConfig impostor = NetConfig.defaults("b", state.resolve("impostor")).withHeartbeat(200, 1_000);
+            NetConfig impostor = NetConfig.defaults("b", state.resolve("impostor")).withHeartbeat(500, 5_000);
             try (NetNode b = NetNode.start(impostor, new RecordingListener(), 1)) {
                 b.connect(address).handle((link, failure) -> null).get(10, TimeUnit.SECONDS);
                 assertThat(aEvents.ups.poll(500, TimeUnit.MILLISECONDS)).isNull();
@@ -157,7 +157,8 @@ class NetNodeTest {
     @Test
     void rawSocketThatFallsSilentIsDroppedByHeartbeatTimeout() throws Exception {
         RecordingListener aEvents = new RecordingListener();
-        try (NetNode a = NetNode.start(config("a", Security.INSECURE), aEvents, 1)) {
+        NetConfig quick = config("a", Security.INSECURE).withHeartbeat(200, 1_000);
+        try (NetNode a = NetNode.start(quick, aEvents, 1)) {
             InetSocketAddress address = a.listen(LOOPBACK);
             try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
                 socket.getOutputStream().write(Frames.frames(Frames.hello("mute")));

@@ -31,6 +31,10 @@ import java.util.concurrent.CountDownLatch;
  * Every ledger prepare that votes yes prints @VOTED first.
  */
 public final class PeerProcess {
+    /** Heartbeat period of these hosts. */
+    public static final long HEARTBEAT_PERIOD_MS = 300;
+    /** Heartbeat timeout of these hosts: generous, because tests share a loaded machine. */
+    public static final long HEARTBEAT_TIMEOUT_MS = 3_000;
     private final NetHost net;
     private volatile PeerEndpoint endpoint;
     private volatile String partnerHost;
@@ -49,7 +53,7 @@ public final class PeerProcess {
     public static void main(String[] args) throws Exception {
         NetConfig config = NetConfig.defaults(args[0], Path.of(args[1]))
                 .withSecurity(args[2].equals("tls") ? Security.SELF_SIGNED : Security.INSECURE)
-                .withHeartbeat(200, 1_000);
+                .withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS);
         new PeerProcess(config).serve();
     }
 

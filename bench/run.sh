@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs the Waldo network benchmarks (waldo-net, dev.waldo.net.bench.Bench)
+# between two JVM processes on loopback and writes bench/RESULTS.md.
+#
+# Quick look: BENCH_OPTS="-Dbench.latencyTx=3000 -Dbench.runs=3 -Dbench.throughputTx=5000" bench/run.sh
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+source bin/lib/jdk.sh
+select_jdk
+./mvnw -B -ntp -q -pl waldo-net -am test-compile dependency:build-classpath \
+  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+classpath="waldo-net/target/test-classes:waldo-net/target/classes:$(cat waldo-net/target/bench.classpath)"
+# shellcheck disable=SC2086 # BENCH_OPTS is a list of JVM options
+java -Xmx512m ${BENCH_OPTS:-} -cp "$classpath" dev.waldo.net.bench.Bench bench/RESULTS.md
+echo "wrote bench/RESULTS.md"

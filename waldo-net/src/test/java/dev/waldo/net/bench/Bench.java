@@ -1,0 +1,212 @@
+package dev.waldo.net.bench;
+
+import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetHost;
+import dev.waldo.net.Security;
+import dev.waldo.net.TrafficCounter;
+import dev.waldo.net.testing.PeerEndpoint;
+import dev.waldo.runtime.Host;
+import dev.waldo.runtime.InMemoryNetwork;
+import io.netty.channel.EventLoopGroup;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The paper's microbenchmarks (Waldo, §6.1) between two JVM processes on
+ * loopback, each beside its physical floor measured in the same run: a raw
+ * Netty ping-pong of the same message size between the same two processes.
+ * Writes a Markdown report; {@code bench/run.sh} runs it.
+ *
+ * <p>System properties: {@code bench.latencyTx} (30000), {@code bench.runs} (10),
+ * {@code bench.threads} (16), {@code bench.throughputTx} (20000), {@code bench.warmupTx} (10000).
+ */
+public final class Bench {
+    private static final int LATENCY_TX = Integer.getInteger("bench.latencyTx", 30_000);
+    private static final int RUNS = Integer.getInteger("bench.runs", 10);
+    private static final int THREADS = Integer.getInteger("bench.threads", 16);
+    private static final int THROUGHPUT_TX = Integer.getInteger("bench.throughputTx", 20_000);
+    private static final int WARMUP_TX = Integer.getInteger("bench.warmupTx", 10_000);
+    /** Messages in one two-step transaction: call, reply, prepare, vote, commit, ack. */
+    private static final int MESSAGES_PER_TX = 6;
+
+    private Bench() {
+    }
+
+    /** One operation a caller thread repeats: a Waldo transaction or a floor round trip. */
+    private interface Operation {
+        void run();
+    }
+
+    /** Per-run latency statistics, in microseconds. */
+    record Latency(double min, double avg, double p50, double p99, double max) {
+        static Latency of(Histogram h) {
+            return new Latency(h.getMinValue() / 1e3, h.getMean() / 1e3, h.getValueAtPercentile(50) / 1e3,
+                    h.getValueAtPercentile(99) / 1e3, h.getMaxValue() / 1e3);
+        }
+    }
+
+    /** Everything measured for one security setting. */
+    record Results(String name, List<Latency> waldo, List<Latency> floor, Latency waldoAll, Latency floorAll,
+                   List<Double> waldoRate, List<Double> floorRate, double bytesPerTx, int floorPayload) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path report = Path.of(args.length > 0 ? args[0] : "bench/RESULTS.md");
+        Process server = startServer();
+        try {
+            int[] ports = readPorts(server);
+            List<Results> results = new ArrayList<>();
+            results.add(measure("TLS off", false, ports[0], ports[2], -1));
+            // The TLS floor carries the same plaintext frames as the TLS-off floor.
+            results.add(measure("TLS on", true, ports[1], ports[3], results.getFirst().floorPayload()));
+            Results inMemory = measureInMemory();
+            String markdown = Report.render(results, inMemory, LATENCY_TX, RUNS, THREADS, THROUGHPUT_TX);
+            Files.createDirectories(report.toAbsolutePath().getParent());
+            Files.writeString(report, markdown);
+            System.out.println(markdown);
+        } finally {
+            server.getOutputStream().close();
+            server.destroy();
+        }
+    }
+
+    private static Process startServer() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                BenchServer.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static int[] readPorts(Process server) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.startsWith("PORTS ")) {
+                String[] words = line.split(" ");
+                Thread.ofVirtual().start(() -> drain(out));
+                return new int[] {Integer.parseInt(words[1]), Integer.parseInt(words[2]),
+                        Integer.parseInt(words[3]), Integer.parseInt(words[4])};
+            }
+        }
+        throw new IllegalStateException("benchmark server ended before announcing its ports");
+    }
+
+    private static void drain(BufferedReader out) {
+        try {
+            while (out.readLine() != null) {
+                // The server's log lines: not needed, but the pipe must not fill up.
+            }
+        } catch (java.io.IOException e) {
+            // The server ended.
+        }
+    }
+
+    /**
+     * The same workload between two hosts of one JVM on the runtime's
+     * InMemoryNetwork: what the runtime costs without any network, to tell
+     * transport costs from host-layer costs.
+     */
+    private static Results measureInMemory() throws InterruptedException {
+        try (InMemoryNetwork network = new InMemoryNetwork()) {
+            Host a = Host.inMemory(network, "a");
+            Host b = Host.inMemory(network, "b");
+            PeerEndpoint endpoint = a.connect(PeerEndpoint::create, b, PeerEndpoint::create).local();
+            Operation transaction = endpoint::ping;
+            serial(transaction, WARMUP_TX);
+            Histogram all = new Histogram(3);
+            List<Latency> runs = latencyRuns("in-memory", transaction, all);
+            List<Double> rates = throughputRuns("in-memory", transaction);
+            return new Results("in-memory", runs, runs, Latency.of(all), Latency.of(all), rates, rates, 0, 0);
+        }
+    }
+
+    private static Results measure(String name, boolean tls, int waldoPort, int echoPort, int floorPayload)
+            throws Exception {
+        Path state = Files.createTempDirectory("waldo-bench-client");
+        NetConfig config = NetConfig.defaults(tls ? "bench-client-tls" : "bench-client", state);
+        config = tls ? config.withSecurity(Security.SELF_SIGNED) : config.insecure();
+        try (NetHost host = NetHost.start(config)) {
+            PeerEndpoint endpoint = host.connect(new InetSocketAddress("127.0.0.1", waldoPort), PeerEndpoint::create);
+            Operation transaction = endpoint::ping;
+            log(name + ": warming up");
+            serial(transaction, WARMUP_TX);
+            TrafficCounter traffic = host.transport().traffic();
+            long bytesBefore = traffic.bytesRead() + traffic.bytesWritten();
+            Histogram waldoAll = new Histogram(3);
+            List<Latency> waldo = latencyRuns(name + " waldo", transaction, waldoAll);
+            double bytesPerTx = (traffic.bytesRead() + traffic.bytesWritten() - bytesBefore)
+                    / (double) (LATENCY_TX * RUNS);
+            List<Double> waldoRate = throughputRuns(name + " waldo", transaction);
+            int payload = floorPayload > 0 ? floorPayload : (int) Math.round(bytesPerTx / MESSAGES_PER_TX);
+            EventLoopGroup group = Sockets.group();
+            try (PingPongClient floor = new PingPongClient(group, Sockets.socket(),
+                    tls ? Sockets.clientTls() : null, echoPort, payload)) {
+                Operation roundTrip = floor::ping;
+                serial(roundTrip, WARMUP_TX);
+                Histogram floorAll = new Histogram(3);
+                List<Latency> floorRuns = latencyRuns(name + " floor", roundTrip, floorAll);
+                List<Double> floorRate = throughputRuns(name + " floor", roundTrip);
+                return new Results(name, waldo, floorRuns, Latency.of(waldoAll), Latency.of(floorAll), waldoRate,
+                        floorRate, bytesPerTx, payload);
+            } finally {
+                group.shutdownGracefully();
+            }
+        }
+    }
+
+    private static void serial(Operation operation, int count) {
+        for (int i = 0; i < count; i++) {
+            operation.run();
+        }
+    }
+
+    private static List<Latency> latencyRuns(String name, Operation operation, Histogram all) {
+        List<Latency> runs = new ArrayList<>();
+        for (int run = 1; run <= RUNS; run++) {
+            Histogram histogram = new Histogram(3);
+            for (int i = 0; i < LATENCY_TX; i++) {
+                long start = System.nanoTime();
+                operation.run();
+                histogram.recordValue(System.nanoTime() - start);
+            }
+            all.add(histogram);
+            runs.add(Latency.of(histogram));
+            log(String.format(Locale.ROOT, "%s latency run %d: p50 %.1f us", name, run, runs.getLast().p50()));
+        }
+        return runs;
+    }
+
+    private static List<Double> throughputRuns(String name, Operation operation) throws InterruptedException {
+        List<Double> rates = new ArrayList<>();
+        for (int run = 1; run <= RUNS; run++) {
+            AtomicInteger left = new AtomicInteger(THROUGHPUT_TX);
+            CountDownLatch done = new CountDownLatch(THREADS);
+            long start = System.nanoTime();
+            for (int t = 0; t < THREADS; t++) {
+                Thread.ofPlatform().start(() -> {
+                    while (left.getAndDecrement() > 0) {
+                        operation.run();
+                    }
+                    done.countDown();
+                });
+            }
+            done.await();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            rates.add(THROUGHPUT_TX / seconds);
+            log(String.format(Locale.ROOT, "%s throughput run %d: %.0f tx/s", name, run, rates.getLast()));
+        }
+        return rates;
+    }
+
+    private static void log(String line) {
+        System.err.println(line);
+    }
+}
