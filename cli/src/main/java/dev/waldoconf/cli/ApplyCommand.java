@@ -5,9 +5,7 @@ import dev.waldoconf.config.ResolvedPlan;
 import dev.waldoconf.engine.ApplyResult;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.EngineException;
-import dev.waldoconf.engine.ProgressListener;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -63,7 +61,7 @@ final class ApplyCommand extends SwitchCommand {
             return ExitCodes.CHANGE_FAILED;
         }
         try (ChangeEngine engine = engine()) {
-            ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), progress(out()));
+            ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), ChangeReports.progress(out()));
             return report(result);
         } catch (EngineException e) {
             throw failure(e);
@@ -85,16 +83,6 @@ final class ApplyCommand extends SwitchCommand {
                 + (trial == null ? "" : " as a " + DurationConverter.format(trial) + " trial") + "?";
         String answer = context.terminal().readLine(what + " Only 'yes' is accepted: ");
         return answer != null && answer.trim().equals("yes");
-    }
-
-    private static ProgressListener progress(PrintWriter out) {
-        return (switchName, stage, detail) -> {
-            synchronized (out) {
-                out.println("  " + switchName + ": " + stage.name().toLowerCase() + (detail.isEmpty() ? ""
-                        : " (" + detail + ")"));
-                out.flush();
-            }
-        };
     }
 
     private int report(ApplyResult result) {

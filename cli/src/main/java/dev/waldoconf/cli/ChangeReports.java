@@ -1,11 +1,23 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.engine.ChangeResult;
+import dev.waldoconf.engine.ProgressListener;
 import java.io.PrintWriter;
 
-/** Prints the result of confirm and rollback the same way. */
+/** Prints progress and the results of confirm and rollback the same way for every command. */
 final class ChangeReports {
     private ChangeReports() {
+    }
+
+    /** Prints one line per switch and stage: {@code   lab-1: prepared (detail)}. Thread-safe. */
+    static ProgressListener progress(PrintWriter out) {
+        return (switchName, stage, detail) -> {
+            synchronized (out) {
+                out.println("  " + switchName + ": " + stage.name().toLowerCase() + (detail.isEmpty() ? ""
+                        : " (" + detail + ")"));
+                out.flush();
+            }
+        };
     }
 
     /** {@code " " + message}, or nothing for an empty message. */

@@ -4,7 +4,6 @@ import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
-import dev.waldoconf.engine.ProgressListener;
 import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -30,7 +29,7 @@ final class RollbackCommand extends SwitchCommand {
     protected int run() throws CommandFailure, ConfigException, IOException {
         try (ChangeEngine engine = engine()) {
             ChangeResult result = engine.rollback(inventory(false), Optional.ofNullable(changeId),
-                    ProgressListener.NONE);
+                    ChangeReports.progress(out()));
             return ChangeReports.print(result, "Rolled back", out(), err());
         } catch (EngineException e) {
             throw failure(e);

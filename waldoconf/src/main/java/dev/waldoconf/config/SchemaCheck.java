@@ -88,7 +88,7 @@ public final class SchemaCheck {
         return switch (keyword) {
             case "required" -> document.problem(path, "missing field '" + error.getProperty() + "'");
             case "additionalProperties" -> document.problem(FieldPaths.field(path, error.getProperty()),
-                    "unknown field '" + error.getProperty() + "'; check its spelling and indentation");
+                    "unknown field '" + error.getProperty() + "'" + knownFields(error));
             default -> document.problem(path, valueMessage(error, keyword));
         };
     }
@@ -115,13 +115,29 @@ public final class SchemaCheck {
 
     /** Whether the schema gives its own {@code errorMessage} for this keyword at this place. */
     private boolean hasCustomMessage(Error error, String keyword) {
+        return schemaAround(error).path(ERROR_MESSAGE).has(keyword);
+    }
+
+    /** "; did you mean 'untagged'?" or the fields the object may have. */
+    private String knownFields(Error error) {
+        List<String> known = new ArrayList<>();
+        schemaAround(error).path("properties").fieldNames().forEachRemaining(known::add);
+        if (known.isEmpty()) {
+            return "; check its spelling and indentation";
+        }
+        String hint = Suggestions.closest(error.getProperty(), known);
+        return hint.startsWith("; did you mean") ? hint : "; this mapping may have: " + String.join(", ", known);
+    }
+
+    /** The schema object that holds the failing keyword (the keyword's parent in the schema). */
+    private JsonNode schemaAround(Error error) {
         NodePath fragment = error.getSchemaLocation().getFragment();
         JsonNode node = schemaTree;
-        for (int i = 0; i < fragment.getNameCount() - 1 && node != null; i++) {
+        for (int i = 0; i < fragment.getNameCount() - 1 && !node.isMissingNode(); i++) {
             Object element = fragment.getElement(i);
-            node = element instanceof Integer index ? node.get(index) : node.get(String.valueOf(element));
+            node = element instanceof Integer index ? node.path(index) : node.path(String.valueOf(element));
         }
-        return node != null && node.path(ERROR_MESSAGE).has(keyword);
+        return node;
     }
 
     private static String quote(JsonNode node) {

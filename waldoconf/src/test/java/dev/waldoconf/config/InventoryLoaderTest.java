@@ -94,7 +94,8 @@ class InventoryLoaderTest {
                 .replaceFirst("version: '2c'", "version: 2"));
         assertThat(message.lines()).containsExactly(
                 "inv.yaml:5:14: switches[0].version: 2 is not an SNMP version WaldoConf speaks; write '2c' or '3'",
-                "inv.yaml:8:13: switches[0].colour: unknown field 'colour'; check its spelling and indentation",
+                "inv.yaml:8:13: switches[0].colour: unknown field 'colour'; this mapping may have: name, service, snmp,"
+                        + " version, credentials, ports",
                 "inv.yaml:11:11: switches[1].snmp: '127.0.0.1' is not an address like 127.0.0.1:16100 or"
                         + " switch1.example.net:161 (host:port)");
     }

@@ -109,6 +109,13 @@ class PlanLoaderTest {
     }
 
     @Test
+    void misspeltFieldGetsASuggestion() throws Exception {
+        String message = problemsOf(PLAN.replace("untagged: 1-8", "untaged: 1-8"));
+        assertThat(message).isEqualTo("plan.yaml:6:18: vlans[0].ports[0].untaged: unknown field 'untaged'; did you"
+                + " mean 'untagged'?");
+    }
+
+    @Test
     void schemaLimitsAreExplained() throws Exception {
         String message = problemsOf("""
                 vlans:
