@@ -68,10 +68,14 @@ class SnmpFaultsTest {
     }
 
     @Test
-    void delayedAnswersAreReportedAsATimeoutBeforeAnythingChanges() {
-        sw.faults().delayResponses(LabSwitches.TIMEOUT_MS * 3L);
+    void delayedAnswersAreReportedAsATimeoutBeforeAnythingChanges() throws Exception {
+        sw.faults().delayResponses(LabSwitches.SHORT_TIMEOUT_MS * 3L);
+        SnmpTarget impatient = LabSwitches.v2c(sw).withTimeoutMs(LabSwitches.SHORT_TIMEOUT_MS).withRetries(0);
 
-        DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(twoNewVlans()));
+        DeviceException failure;
+        try (SnmpVlanDevice slow = SnmpVlanDevice.open(sw.name(), impatient)) {
+            failure = catchThrowableOfType(DeviceException.class, () -> slow.push(twoNewVlans()));
+        }
 
         assertThat(failure.getMessage()).contains(sw.name(), "no response", "nothing was changed")
                 .doesNotContain(sw.config().writeCommunity());

@@ -41,7 +41,7 @@ class SnmpV3Test {
         UsmUserSpec lab = UsmUserSpec.defaultSha256();
         SnmpCredentials.Usm wrong = new SnmpCredentials.Usm(lab.name(), SnmpCredentials.Auth.SHA256,
                 "not-the-auth-pass", SnmpCredentials.Priv.AES128, lab.privPassphrase());
-        SnmpTarget target = new SnmpTarget(sw.snmpAddress(), wrong, LabSwitches.TIMEOUT_MS, 0);
+        SnmpTarget target = new SnmpTarget(sw.snmpAddress(), wrong, LabSwitches.SHORT_TIMEOUT_MS, 0);
 
         DeviceException failure = catchThrowableOfType(DeviceException.class, () -> {
             try (SnmpVlanDevice device = SnmpVlanDevice.open(sw.name(), target)) {
@@ -61,7 +61,7 @@ class SnmpV3Test {
 
         assertThatThrownBy(() -> {
             try (SnmpVlanDevice device = SnmpVlanDevice.open(sw.name(),
-                    new SnmpTarget(sw.snmpAddress(), mismatched, LabSwitches.TIMEOUT_MS, 0))) {
+                    new SnmpTarget(sw.snmpAddress(), mismatched, LabSwitches.SHORT_TIMEOUT_MS, 0))) {
                 device.read();
             }
         }).isInstanceOf(DeviceException.class).hasMessageContaining(sw.name());
