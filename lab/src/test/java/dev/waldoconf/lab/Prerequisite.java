@@ -2,6 +2,7 @@ package dev.waldoconf.lab;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.PrintStream;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 
@@ -20,13 +21,19 @@ final class Prerequisite {
      */
     static void require(boolean present, String reason, String expectVariable, String fix,
                         Map<String, String> environment) {
+        require(present, reason, expectVariable, fix, environment, System.out);
+    }
+
+    /** As {@link #require(boolean, String, String, String, Map)}, printing the skip reason to {@code out}. */
+    static void require(boolean present, String reason, String expectVariable, String fix,
+                        Map<String, String> environment, PrintStream out) {
         if (present) {
             return;
         }
         if ("1".equals(environment.get(expectVariable))) {
             fail(reason + ", but " + expectVariable + "=1 says it should be; " + fix);
         }
-        System.out.println("SKIPPED: " + reason + " (" + fix + ")");
+        out.println("SKIPPED: " + reason + " (" + fix + ")");
         Assumptions.abort(reason);
     }
 }
