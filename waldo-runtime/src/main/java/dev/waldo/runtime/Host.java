@@ -424,9 +424,9 @@ public final class Host implements AutoCloseable {
         txn.preparedBindings = prepared;
         if (!runBindingWork(() -> {
             String refusal = prepareBindings(prepared);
-            inCore(() -> core.vote(attempt, refusal == null, refusal));
+            inCore(() -> core.vote(attempt, refusal == null, refusal, true));
         })) {
-            core.vote(attempt, false, "host " + id + " is closing");
+            core.vote(attempt, false, "host " + id + " is closing", true);
         }
     }
 
@@ -466,20 +466,36 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /**
+     * Commits or aborts every binding that prepared {@code txn}, in order on the
+     * binding thread, then lets the core acknowledge: the root's caller returns
+     * only after bindings everywhere finished.
+     */
     private void finishBindings(LocalTxn txn, boolean commit) {
-        for (PreparedBinding work : txn.preparedBindings) {
-            runBindingWork(() -> {
-                try {
-                    if (commit) {
-                        work.binding().commit(work.transaction());
-                    } else {
-                        work.binding().abort(work.transaction());
-                    }
-                } catch (Exception error) {
-                    LOG.log(System.Logger.Level.ERROR, "binding '" + work.annotation() + "' failed to "
-                            + (commit ? "commit" : "abort") + " transaction " + txn.id + " on host " + id, error);
-                }
-            });
+        if (txn.preparedBindings.isEmpty()) {
+            return;
+        }
+        boolean queued = runBindingWork(() -> {
+            for (PreparedBinding work : txn.preparedBindings) {
+                finishBinding(work, txn.id, commit);
+            }
+            inCore(() -> core.finished(txn.id));
+        });
+        if (!queued) {
+            core.finished(txn.id);
+        }
+    }
+
+    private void finishBinding(PreparedBinding work, TxnId attempt, boolean commit) {
+        try {
+            if (commit) {
+                work.binding().commit(work.transaction());
+            } else {
+                work.binding().abort(work.transaction());
+            }
+        } catch (Exception error) {
+            LOG.log(System.Logger.Level.ERROR, "binding '" + work.annotation() + "' failed to "
+                    + (commit ? "commit" : "abort") + " transaction " + attempt + " on host " + id, error);
         }
     }
 

@@ -70,6 +70,8 @@ public final class HostCore {
      * comes back, so that a prepared participant learns the outcome.
      */
     private final Map<TxnId, Undelivered> undelivered = new HashMap<>();
+    /** Attempts installed or discarded here whose bindings are still finishing: who to acknowledge then. */
+    private final Map<TxnId, Set<Integer>> finishing = new HashMap<>();
     private List<Envelope> messages = new ArrayList<>();
     private List<Decision> decisions = new ArrayList<>();
 
@@ -293,12 +295,24 @@ public final class HostCore {
         decisions.add(new Decision.PrepareLocal(record.id));
     }
 
-    /** The local bindings prepared {@code txn} (after {@link Decision.PrepareLocal}) and vote. */
+    /** The local bindings prepared {@code txn} (after {@link Decision.PrepareLocal}) and vote; none took part. */
     public void vote(TxnId txn, boolean yes, String reason) {
+        vote(txn, yes, reason, false);
+    }
+
+    /**
+     * The local bindings prepared {@code txn} and vote. With {@code finishLater},
+     * bindings took part: after the attempt's {@link Decision.Install} or
+     * {@link Decision.Discard}, this host acknowledges to the coordinator only
+     * once the host layer reports {@link #finished}, so the root's caller
+     * returns after every binding committed or undid its work.
+     */
+    public void vote(TxnId txn, boolean yes, String reason, boolean finishLater) {
         TxnRecord record = txns.get(txn);
         if (record == null || record.state != State.PREPARING) {
             return;
         }
+        record.finishLater = finishLater;
         record.state = State.PREPARED;
         record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
         record.localReason = reason;
@@ -506,12 +520,38 @@ public final class HostCore {
     }
 
     private void acknowledge(TxnRecord record) {
-        for (int to : record.acksOwed) {
+        if (record.finishLater) {
+            finishing.put(record.id, new HashSet<>(record.acksOwed));
+            return;
+        }
+        acknowledge(record.id, record.acksOwed);
+    }
+
+    private void acknowledge(TxnId txn, Set<Integer> hosts) {
+        for (int to : hosts) {
             if (to == host) {
-                onAck(host, record.id);
+                onAck(host, txn);
             } else {
-                send(to, new Message.Ack(record.id));
+                send(to, new Message.Ack(txn));
             }
+        }
+    }
+
+    /** The bindings of an installed or discarded attempt finished their commit or abort: acknowledge now. */
+    public void finished(TxnId txn) {
+        Set<Integer> owed = finishing.remove(txn);
+        if (owed != null) {
+            acknowledge(txn, owed);
+        }
+    }
+
+    /** Answers a commit or backout for an attempt that already ended here, once its bindings finished. */
+    private void acknowledgeEnded(int from, TxnId txn) {
+        Set<Integer> owed = finishing.get(txn);
+        if (owed != null) {
+            owed.add(from);
+        } else {
+            send(from, new Message.Ack(txn));
         }
     }
 
@@ -616,7 +656,7 @@ public final class HostCore {
     private void onCommit(int from, TxnId txn) {
         TxnRecord record = txns.get(txn);
         if (record == null) {
-            send(from, new Message.Ack(txn)); // a re-sent Commit: already installed
+            acknowledgeEnded(from, txn); // a re-sent Commit: already installed
             return;
         }
         record.acksOwed.add(from);
@@ -627,7 +667,7 @@ public final class HostCore {
         TxnRecord record = txns.get(txn);
         if (record == null) {
             ended.putIfAbsent(txn, false);
-            send(from, new Message.Ack(txn));
+            acknowledgeEnded(from, txn);
             return;
         }
         record.acksOwed.add(from);

@@ -41,6 +41,8 @@ final class TxnRecord {
     String localReason;
     /** A backout arrived while the bindings were preparing: back out once they vote. */
     boolean backoutAfterVote;
+    /** Bindings took part: acknowledge only once the host layer reports them finished. */
+    boolean finishLater;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

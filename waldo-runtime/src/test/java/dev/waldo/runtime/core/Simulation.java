@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * must make up for them), and which links are cut and healed. A tiny host
  * layer plays the transaction bodies: counter increments (which catch a
  * NetworkException and go on without that host) and transfers between
- * accounts (which let it back the whole transaction out) on random hosts.
+ * accounts (which let it back the whole transaction out) on random hosts;
+ * bindings that took part finish their commit or abort at a random later step.
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
@@ -84,6 +85,10 @@ final class Simulation {
     private final Map<TxnId, java.util.Set<Integer>> joined = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private final java.util.Set<Long> cutLinks = new java.util.TreeSet<>();
+    /** Attempts whose bindings (played by the simulation) finish later: "host/attempt". */
+    private final java.util.Set<String> bound = new java.util.HashSet<>();
+    /** Bound attempts installed or discarded whose bindings have not finished yet. */
+    private final List<Map.Entry<Integer, TxnId>> unfinished = new ArrayList<>();
     private boolean cutLinksSeen;
     private final double lossRate;
     private final double cutRate;
@@ -125,6 +130,12 @@ final class Simulation {
             } else if (!cutLinks.isEmpty() && random.nextDouble() < cutRate * 5) {
                 heal(cutLinks.iterator().next());
             }
+            if (!unfinished.isEmpty() && random.nextDouble() < 0.2) {
+                Map.Entry<Integer, TxnId> done = unfinished.remove(random.nextInt(unfinished.size()));
+                cores[done.getKey()].finished(done.getValue());
+                pump(done.getKey());
+                continue;
+            }
             if (roots.size() < transactions && choice < 0.3) {
                 startRoot();
             } else if (!links.isEmpty() && choice < 0.97) {
@@ -143,7 +154,7 @@ final class Simulation {
     }
 
     private boolean finished() {
-        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty()) {
+        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty()) {
             return false;
         }
         for (int h = 1; h <= hostCount; h++) {
@@ -378,18 +389,32 @@ final class Simulation {
             case Decision.PrepareLocal prepare -> {
                 Root root = findRoot(prepare.txn());
                 boolean refuse = root != null && root.refused && h == root.ops.get(0).host;
-                cores[h].vote(prepare.txn(), !refuse, refuse ? "refused by the simulation" : null);
+                boolean finishLater = random.nextBoolean();
+                if (finishLater) {
+                    bound.add(h + "/" + prepare.txn());
+                }
+                cores[h].vote(prepare.txn(), !refuse, refuse ? "refused by the simulation" : null, finishLater);
             }
             case Decision.Install install -> {
+                finishLater(h, install.txn());
                 installs.merge(install.txn(), 1, Integer::sum);
                 Map<String, Long> values = working.getOrDefault(install.txn(), Map.of()).get(h);
                 if (values != null) {
                     committed.get(h).putAll(values);
                 }
             }
-            case Decision.Discard discard ->
-                    discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
+            case Decision.Discard discard -> {
+                finishLater(h, discard.txn());
+                discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
+            }
             case Decision.RootDone done -> onRootDone(h, done);
+        }
+    }
+
+    /** Bindings that took part finish their commit or abort at some later step. */
+    private void finishLater(int h, TxnId txn) {
+        if (bound.remove(h + "/" + txn)) {
+            unfinished.add(Map.entry(h, txn));
         }
     }
 
