@@ -33,7 +33,9 @@ public interface LabLauncher {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"),
                     "bin", "java").toString()));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "lab", "run",
+            // Netty loads its native transport; allowing it up front keeps JDK warnings out of the lab log.
+            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName(), "lab", "run",
                     "--dir", dir.toString(), "--switches", Integer.toString(switches)));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(lab.log().toFile()).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))

@@ -71,6 +71,7 @@ public final class ChangeRunner {
      */
     public void apply(String change, List<Target> targets, List<SwitchState> desired, java.util.Optional<Duration> trial) {
         long deadline = clock.instant().plus(trial.orElse(SELF_CONFIRM_WINDOW)).getEpochSecond();
+        // The engine reports the same whole-second deadline the services act on.
         WList<WMap<Double, dev.waldoconf.services.Vlan>> vlans = new WList<>();
         WList<WMap<Double, Double>> pvids = new WList<>();
         for (SwitchState state : desired) {

@@ -90,7 +90,9 @@ public final class WaldoConfEngine implements ChangeEngine {
         try (OperatorSession session = connect(entries)) {
             entries.forEach(entry -> progress.onProgress(entry.name(), Stage.CONNECTED, ""));
             String change = session.runner().newChangeId();
-            Instant deadline = clock.instant().plus(trial.orElse(ChangeRunner.SELF_CONFIRM_WINDOW));
+            // Services keep deadlines in whole seconds; report the same instant they will act on.
+            Instant deadline = Instant.ofEpochSecond(
+                    clock.instant().plus(trial.orElse(ChangeRunner.SELF_CONFIRM_WINDOW)).getEpochSecond());
             entries.forEach(entry -> progress.onProgress(entry.name(), Stage.PREPARING,
                     steps(changing, entry.name()) + " step(s)"));
             List<SwitchState> desired = changing.stream().map(ResolvedPlan.SwitchChange::desired).toList();
@@ -110,11 +112,10 @@ public final class WaldoConfEngine implements ChangeEngine {
                 outcomes.add(new ApplyResult.SwitchOutcome(entry.name(), true,
                         steps(changing, entry.name()) + " step(s) applied and read back"));
             }
+            // The CLI words success itself; the message carries only what it cannot know.
             return trial.isPresent()
-                    ? new ApplyResult(change, ApplyResult.Outcome.TRIAL_PENDING, Optional.of(deadline), outcomes,
-                            "trial " + change + " reverts every switch at " + deadline + " unless confirmed")
-                    : new ApplyResult(change, ApplyResult.Outcome.COMMITTED, Optional.empty(), outcomes,
-                            "change " + change + " committed on " + entries.size() + " switch(es)");
+                    ? new ApplyResult(change, ApplyResult.Outcome.TRIAL_PENDING, Optional.of(deadline), outcomes, "")
+                    : new ApplyResult(change, ApplyResult.Outcome.COMMITTED, Optional.empty(), outcomes, "");
         }
     }
 
@@ -146,8 +147,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                 throw new EngineException(EngineException.Kind.CONFLICT, "trial " + trial.change()
                         + " is no longer pending on every switch (it may have expired); nothing was confirmed", e);
             }
-            return new ChangeResult(trial.change(), true, trial.names(),
-                    "confirmed " + trial.change() + " on " + trial.names().size() + " switch(es)");
+            return new ChangeResult(trial.change(), true, trial.names(), "");
         }
     }
 
@@ -163,8 +163,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                         + " failed and changed nothing: " + e.getMessage(), e);
             }
             trial.names().forEach(name -> progress.onProgress(name, Stage.UNDONE, ""));
-            return new ChangeResult(trial.change(), true, trial.names(),
-                    "rolled back " + trial.change() + " on " + trial.names().size() + " switch(es)");
+            return new ChangeResult(trial.change(), true, trial.names(), "");
         }
     }
 
