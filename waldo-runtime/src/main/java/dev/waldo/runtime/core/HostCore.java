@@ -355,7 +355,11 @@ public final class HostCore {
         root.ticksSinceSend = 0;
         root.awaiting.clear();
         tellParticipants(root, new Message.Commit(root.attempt));
-        installLocal(txns.get(root.attempt));
+        // The root's own install counts like a participant's: its bindings must finish too.
+        TxnRecord record = txns.get(root.attempt);
+        root.awaiting.add(host);
+        record.acksOwed.add(host);
+        installLocal(record);
         finishIfAcknowledged(root);
     }
 
