@@ -202,6 +202,15 @@ public abstract class VlanDeviceContractTest {
     }
 
     @Test
+    void aNameLongerThanTheMibAllowsIsRejectedBeforeAnythingIsSent() throws Exception {
+        SwitchState desired = SwitchState.factoryDefault(PORTS).with(new Vlan(80, "x".repeat(33), ports(1), ports()));
+
+        assertThatThrownBy(() -> device.push(desired)).isInstanceOf(DeviceException.class)
+                .hasMessageContaining("VLAN 80 name").hasMessageContaining("longer than 32 octets");
+        assertThat(switchHolds()).isEqualTo(SwitchState.factoryDefault(PORTS));
+    }
+
+    @Test
     void manyVlansGoInOnePush() throws Exception {
         SwitchState desired = SwitchState.factoryDefault(PORTS);
         for (int vlan = 100; vlan < 140; vlan++) {
