@@ -57,11 +57,14 @@ public final class Values {
 
     /** A number as Waldo prints it: integral values without ".0". */
     public static String formatNumber(double number) {
-        if (number == Math.rint(number) && !Double.isInfinite(number) && Math.abs(number) < 1e15) {
-            return Long.toString((long) number);
+        // Integral values print as integers (LANGUAGE.md §3). Below 1e21 that is exact and
+        // readable; beyond, the digits would only spell out binary rounding, so keep the exponent.
+        if (number == Math.rint(number) && Math.abs(number) < 1e21) {
+            return new java.math.BigDecimal(number).toPlainString();
         }
         return Double.toString(number);
     }
+
 
     private static void append(StringBuilder text, Object value, boolean quoteText) {
         switch (value) {
