@@ -50,7 +50,7 @@ public final class NetTransport implements Transport {
         this.localHost = hosts.register(config.hostId());
         this.guard = new ProtocolGuard(localHost);
         ValueCodec values = new ValueCodec(structs);
-        this.linkEvents = new Links();
+        this.linkEvents = new LinkEvents();
         this.node = NetNode.start(config, linkEvents, 1, () -> new ProtocolCodec(localHost, hosts, guard, values));
         this.loop = node.group().next();
     }
@@ -177,7 +177,7 @@ public final class NetTransport implements Transport {
     }
 
     /** Keeps one link per peer host and turns link events into the receiver's. Runs on the I/O thread. */
-    private final class Links implements LinkListener {
+    private final class LinkEvents implements LinkListener {
         @Override
         public void linkUp(PeerLink link) {
             int host = hosts.register(link.hostId());
