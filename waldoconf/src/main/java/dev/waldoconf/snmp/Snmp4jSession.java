@@ -60,9 +60,13 @@ public final class Snmp4jSession implements SnmpSession {
      * Opens a session: binds a UDP socket (on loopback when the agent is on loopback) and, for
      * v3, sets up a USM holding just this target's user.
      *
-     * @throws IOException if no local UDP socket can be bound
+     * @throws IOException if the agent's host name does not resolve or no local UDP socket can be bound
      */
     public static Snmp4jSession open(SnmpTarget settings) throws IOException {
+        if (settings.address().isUnresolved()) {
+            throw new IOException("cannot resolve the agent's host name '" + settings.address().getHostString()
+                    + "'; check the inventory or use an IP address");
+        }
         UdpAddress agent = new UdpAddress(settings.address().getAddress(), settings.address().getPort());
         MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
         dispatcher.addMessageProcessingModel(new MPv2c());

@@ -68,6 +68,15 @@ class SnmpV3Test {
     }
 
     @Test
+    void anUnresolvableHostIsReportedWhenTheDeviceIsOpened() {
+        SnmpTarget target = SnmpTarget.of(java.net.InetSocketAddress.createUnresolved("no-such-switch.invalid", 161),
+                new SnmpCredentials.Community("private"));
+
+        assertThatThrownBy(() -> SnmpVlanDevice.open("ghost-1", target)).isInstanceOf(DeviceException.class)
+                .hasMessageContaining("ghost-1").hasMessageContaining("no-such-switch.invalid");
+    }
+
+    @Test
     void credentialsAndTargetsNeverPrintTheirSecrets() {
         SnmpCredentials community = new SnmpCredentials.Community("c0mmunity-secret");
         SnmpCredentials usm = new SnmpCredentials.Usm("ops", SnmpCredentials.Auth.SHA512, "auth-secret-1",
