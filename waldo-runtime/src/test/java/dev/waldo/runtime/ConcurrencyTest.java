@@ -117,11 +117,18 @@ class ConcurrencyTest {
             }
             return null;
         }));
-        longOne.get();
-        longCommitted.set(true);
+        try {
+            longOne.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException starved) {
+            throw new AssertionError("the long transaction did not commit within the cap ("
+                    + shortCommits.get() + " short ones did, " + longAttempts.get() + " attempts)");
+        } finally {
+            longCommitted.set(true);
+        }
         for (Future<?> worker : stream) {
             worker.get();
         }
+        assertThat(shortCommits.get()).as("the stream stopped because the long one committed").isLessThan(4 * cap);
         assertThat(b.committedValue("y")).isEqualTo(50.0);
         assertThat(b.committedValue("x")).isEqualTo(1_000_000.0 + shortCommits.get());
         assertIdle();
