@@ -80,11 +80,14 @@ class SchedulingScenarioTest {
         }));
         t2Started.await();
         Future<?> t1 = threads.submit(() -> a.atomically("t1", ctx -> {
-            if (t1Attempts.incrementAndGet() == 2) {
-                t1Retried.open();
-            }
+            int attempt = t1Attempts.incrementAndGet();
             t1Ids.add(Host.attemptOf(ctx));
             t1Priorities.add(h1.priorityOf(ctx));
+            // Only now may the test release T0: its commit promotes T1 to primary with a new
+            // timestamp, which must not be what the second attempt records as its own.
+            if (attempt == 2) {
+                t1Retried.open();
+            }
             ctx.call(b.ref(), "add", "x", 10.0);
             t1HoldsX.open();
             return ctx.call(c.ref(), "add", "z", 10.0);
