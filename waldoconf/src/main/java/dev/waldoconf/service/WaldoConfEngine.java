@@ -234,13 +234,14 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     @Override
     public RunningService startService(ServiceSpec spec) throws EngineException {
-        if (spec.customService().isPresent()) {
-            throw new EngineException(EngineException.Kind.UNAVAILABLE,
-                    "custom device services (--service) are not supported by this build yet");
-        }
         SwitchEntry entry = spec.inventory().switchNamed(spec.switchName()).orElseThrow(() ->
                 new EngineException(EngineException.Kind.UNAVAILABLE, "the inventory has no switch named '"
                         + spec.switchName() + "'"));
+        if (spec.customService().isPresent()) {
+            // An operator's own .wld device service (see dev.waldoconf.custom and waldoconf/README.md).
+            return dev.waldoconf.custom.CustomServer.start(spec.customService().get(), spec.inventory(), entry,
+                    SwitchServer.defaultNet(entry.name(), spec.stateDir()), System.getenv());
+        }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
             SwitchServer server = SwitchServer.start(entry.name(), device, resolved(entry.service()),

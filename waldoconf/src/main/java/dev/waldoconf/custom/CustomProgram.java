@@ -1,0 +1,359 @@
+package dev.waldoconf.custom;
+
+import dev.waldo.compiler.WaldoCompiler;
+import dev.waldo.compiler.check.Frontend;
+import dev.waldo.compiler.check.KindInfo;
+import dev.waldo.compiler.check.Symbol;
+import dev.waldo.compiler.check.Type;
+import dev.waldo.compiler.diag.Diagnostic;
+import dev.waldo.compiler.diag.SourceFile;
+import dev.waldo.compiler.diag.Span;
+import dev.waldo.compiler.syntax.Annotation;
+import dev.waldo.compiler.syntax.Expr;
+import dev.waldo.compiler.syntax.Param;
+import dev.waldo.net.StructResolver;
+import dev.waldo.runtime.EndpointFactory;
+import dev.waldo.runtime.Host;
+import dev.waldo.runtime.WaldoEndpoint;
+import dev.waldo.runtime.WaldoObject;
+import dev.waldo.runtime.lang.WStruct;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * An operator's own device service: their {@code .wld} file compiled together with the shipped
+ * {@code desk.wld} (the endpoints {@value #DESK} and {@value #OPERATOR} and the service
+ * {@value #DIRECTORY}, which connect operators to the served Service), checked against the rules
+ * for custom services, and loaded into this JVM.
+ *
+ * <p>The rules, each reported as {@code file:line:col: error: ...} with a caret:
+ * <ul>
+ *   <li>a variable bound to the device is annotated {@code @snmp(oid: '1.3.6.1.2.1.1.6.0')} (one
+ *       argument, a scalar instance OID with its trailing {@code .0}), has type Text (OCTET STRING)
+ *       or Number (Integer32), and belongs to a Service;</li>
+ *   <li>{@code serve} runs the one Service that has {@code @snmp} variables; a file with none or
+ *       with several is refused (put each device service in its own file);</li>
+ *   <li>the served Service's onCreate takes nothing, or one Text: the switch's inventory name.</li>
+ * </ul>
+ */
+public final class CustomProgram {
+    /** The Java package the program is compiled into (in memory, in its own class loader). */
+    public static final String PACKAGE = "dev.waldoconf.custom.generated";
+    /** The shipped endpoint {@code serve} listens with; it hands out the served Service. */
+    public static final String DESK = "WaldoConfDesk";
+    /** The shipped endpoint {@code call} connects with. */
+    public static final String OPERATOR = "WaldoConfOperator";
+    /** The shipped Service that resolves desks to the Services behind them. */
+    public static final String DIRECTORY = "WaldoConfDirectory";
+    /** The annotation a custom service binds to its SNMP agent. */
+    public static final String ANNOTATION = "snmp";
+    /** The annotation's one argument: the scalar's instance OID. */
+    public static final String OID_KEY = "oid";
+    /** How the shipped desk file appears in messages. */
+    static final String DESK_FILE = "waldoconf:desk.wld";
+    private static final Pattern DOTTED_OID = Pattern.compile("[0-9]+(\\.[0-9]+)+");
+
+    private final String fileName;
+    private final List<SourceFile> sources;
+    private final WaldoCompiler.Result compiled;
+    private ClassLoader loader;
+
+    private CustomProgram(String fileName, List<SourceFile> sources, WaldoCompiler.Result compiled) {
+        this.fileName = fileName;
+        this.sources = sources;
+        this.compiled = compiled;
+    }
+
+    /**
+     * Reads, parses and checks {@code file} with the shipped desk, and checks the rules for custom
+     * services. Fast: no Java is compiled yet.
+     *
+     * @throws IOException if the file cannot be read
+     * @throws CustomProgramException with every problem, rendered with file:line:col and a caret
+     */
+    public static CustomProgram check(Path file) throws IOException, CustomProgramException {
+        List<SourceFile> sources = List.of(new SourceFile(file.toString(),
+                Files.readString(file, StandardCharsets.UTF_8)), new SourceFile(DESK_FILE, deskSource()));
+        WaldoCompiler.Result compiled = WaldoCompiler.compile(sources, PACKAGE);
+        if (!compiled.ok()) {
+            throw new CustomProgramException(summarized(compiled.rendered(), compiled.diagnostics().size()));
+        }
+        CustomProgram program = new CustomProgram(file.toString(), sources, compiled);
+        program.failOn(program.annotationProblems());
+        return program;
+    }
+
+    private static String deskSource() {
+        try (InputStream in = CustomProgram.class.getResourceAsStream("desk.wld")) {
+            if (in == null) {
+                throw new IllegalStateException("desk.wld is missing from the waldoconf jar (a build problem)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String summarized(String rendered, int count) {
+        return rendered.stripTrailing() + "\n" + count + " error" + (count == 1 ? "" : "s");
+    }
+
+    private void failOn(List<Diagnostic> problems) throws CustomProgramException {
+        if (!problems.isEmpty()) {
+            throw new CustomProgramException(summarized(Frontend.render(problems, sources), problems.size()));
+        }
+    }
+
+    /** The operator's file as named in messages. */
+    public String fileName() {
+        return fileName;
+    }
+
+    /** The kinds (endpoints and services) the operator's file declares, by name, in source order. */
+    public Map<String, KindInfo> kinds() {
+        Map<String, KindInfo> own = new java.util.LinkedHashMap<>();
+        compiled.program().kinds().forEach((name, kind) -> {
+            if (kind.decl() != null && fileName.equals(span(kind).file())) {
+                own.put(name, kind);
+            }
+        });
+        return own;
+    }
+
+    private static Span span(KindInfo kind) {
+        return kind.decl() instanceof dev.waldo.compiler.syntax.Decl.ServiceDecl service ? service.nameSpan()
+                : ((dev.waldo.compiler.syntax.Decl.EndpointDecl) kind.decl()).nameSpan();
+    }
+
+    /** Every {@code @snmp} annotation that breaks the rules. */
+    private List<Diagnostic> annotationProblems() {
+        List<Diagnostic> problems = new ArrayList<>();
+        for (KindInfo kind : kinds().values()) {
+            for (Symbol.MemberVar variable : kind.variables().values()) {
+                for (Annotation annotation : variable.decl().annotations()) {
+                    if (annotation.name().equals(ANNOTATION)) {
+                        annotationProblem(kind, variable, annotation).ifPresent(problems::add);
+                    }
+                }
+            }
+        }
+        return problems;
+    }
+
+    private static Optional<Diagnostic> annotationProblem(KindInfo kind, Symbol.MemberVar variable,
+            Annotation annotation) {
+        if (!kind.isService()) {
+            return problem(annotation.span(), "@snmp variables belong in a Service; " + kind.name()
+                    + " is an Endpoint");
+        }
+        if (annotation.args().size() != 1 || !annotation.args().get(0).key().equals(OID_KEY)
+                || !(annotation.args().get(0).value() instanceof Expr.TextLit text)) {
+            return problem(annotation.span(), "a custom service binds variables with exactly one argument,"
+                    + " the scalar's instance OID: @snmp(oid: '1.3.6.1.2.1.1.6.0')");
+        }
+        if (!DOTTED_OID.matcher(text.value()).matches()) {
+            return problem(annotation.args().get(0).span(), "'" + text.value() + "' is not an OID; write it"
+                    + " dotted, with the instance's trailing .0, e.g. '1.3.6.1.2.1.1.6.0'");
+        }
+        if (!variable.type().equals(Type.TEXT) && !variable.type().equals(Type.NUMBER)) {
+            return problem(variable.decl().nameSpan(), "@snmp variable '" + variable.name() + "' is "
+                    + variable.type().display() + "; an SNMP scalar is Text (OCTET STRING) or Number (Integer32)");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Diagnostic> problem(Span span, String message) {
+        return Optional.of(new Diagnostic(span, message));
+    }
+
+    /**
+     * The Service {@code serve} runs: the only one with {@code @snmp} variables, whose onCreate
+     * takes nothing or the switch's name (Text).
+     *
+     * @throws CustomProgramException if there is none, several, or its onCreate takes other parameters
+     */
+    public KindInfo servedService() throws CustomProgramException {
+        List<KindInfo> bound = kinds().values().stream().filter(k -> k.isService() && !snmpVariables(k).isEmpty())
+                .toList();
+        if (bound.isEmpty()) {
+            failOn(List.of(new Diagnostic(new Span(fileName, 1, 1, 0, 0), "no Service here has @snmp(oid: ...)"
+                    + " variables, so 'serve' has no device service to run; declare one (see waldoconf/README.md)")));
+        }
+        if (bound.size() > 1) {
+            String names = String.join(", ", bound.stream().map(KindInfo::name).toList());
+            failOn(bound.stream().map(k -> new Diagnostic(span(k), "several Services have @snmp variables ("
+                    + names + "); 'serve' runs one device service per file, so put each in its own file")).toList());
+        }
+        KindInfo served = bound.get(0);
+        List<Param> params = served.onCreate() == null ? List.of() : served.onCreate().params();
+        if (params.size() > 1 || params.size() == 1 && !compiled.program().typeOf(params.get(0).type())
+                .equals(Type.TEXT)) {
+            failOn(List.of(new Diagnostic(served.onCreate().span(), "the served Service's onCreate takes nothing,"
+                    + " or one Text (the switch's inventory name), because 'serve' has nothing else to pass")));
+        }
+        return served;
+    }
+
+    /** The variables of {@code kind} bound with {@code @snmp}, by name, with their OIDs. */
+    public static Map<String, String> snmpVariables(KindInfo kind) {
+        Map<String, String> oids = new java.util.LinkedHashMap<>();
+        for (Symbol.MemberVar variable : kind.variables().values()) {
+            for (Annotation annotation : variable.decl().annotations()) {
+                if (annotation.name().equals(ANNOTATION) && !annotation.args().isEmpty()
+                        && annotation.args().get(0).value() instanceof Expr.TextLit text) {
+                    oids.put(variable.name(), text.value());
+                }
+            }
+        }
+        return oids;
+    }
+
+    /**
+     * Public function {@code function} of Service {@code kind} as {@code waldoconf call} can call it:
+     * its first parameter takes the services ({@code List(element: Endpoint)}), the others are Text,
+     * Number or TrueFalse, and the Service's onCreate takes nothing.
+     *
+     * @throws CustomProgramException saying what is missing or which parameter cannot be given
+     */
+    public Symbol.FunctionSym callable(String kind, String function) throws CustomProgramException {
+        KindInfo info = kinds().get(kind);
+        if (info == null || !info.isService()) {
+            throw new CustomProgramException(fileName + " declares no Service " + kind + "; its Services: "
+                    + String.join(", ", kinds().values().stream().filter(KindInfo::isService).map(KindInfo::name)
+                            .toList()));
+        }
+        Symbol.FunctionSym found = info.functions().get(function);
+        if (found == null || !found.isPublic()) {
+            throw new CustomProgramException("Service " + kind + " in " + fileName + " has no Public function "
+                    + function + "; its Public functions: " + String.join(", ", info.functions().values().stream()
+                            .filter(Symbol.FunctionSym::isPublic).map(Symbol.FunctionSym::name).toList()));
+        }
+        List<Diagnostic> problems = new ArrayList<>();
+        if (found.params().isEmpty() || !found.params().get(0).equals(new Type.ListType(Type.ENDPOINT))) {
+            problems.add(new Diagnostic(found.decl().nameSpan(), "'waldoconf call' passes the services first, so "
+                    + function + "'s first parameter must be List(element: Endpoint)"));
+        }
+        for (int i = 1; i < found.params().size(); i++) {
+            if (!isScalar(found.params().get(i))) {
+                problems.add(new Diagnostic(found.decl().params().get(i).span(), "'waldoconf call' passes"
+                        + " arguments from the command line, so they must be Text, Number or TrueFalse"));
+            }
+        }
+        if (info.onCreate() != null && !info.onCreate().params().isEmpty()) {
+            problems.add(new Diagnostic(info.onCreate().span(), "'waldoconf call' creates " + kind
+                    + " with no arguments, so its onCreate must take none"));
+        }
+        failOn(problems);
+        return found;
+    }
+
+    private static boolean isScalar(Type type) {
+        return type.equals(Type.TEXT) || type.equals(Type.NUMBER) || type.equals(Type.BOOL);
+    }
+
+    /**
+     * Compiles the program's Java in memory and loads it (once; takes a few seconds on a busy machine).
+     */
+    public synchronized CustomProgram load() {
+        if (loader == null) {
+            loader = compiled.classes().loader(CustomProgram.class.getClassLoader());
+        }
+        return this;
+    }
+
+    /** Rebuilds the program's structs for the transport, so struct values cross hosts as these classes. */
+    public StructResolver structs() {
+        Method create = staticMethod(registryName(), "create", 1);
+        return name -> (WStruct) invoke(create, null, name);
+    }
+
+    /** The generated struct registry's class name: "Structs", with '_' added while a kind or struct has it. */
+    private String registryName() {
+        String name = "Structs";
+        while (compiled.program().kinds().containsKey(name) || compiled.program().structs().containsKey(name)) {
+            name += "_";
+        }
+        return name;
+    }
+
+    /** Creates a {@code kind} on {@code host}, running its onCreate with {@code args}. */
+    public WaldoObject create(String kind, Host host, Object... args) {
+        Object[] all = new Object[args.length + 1];
+        all[0] = host;
+        System.arraycopy(args, 0, all, 1, args.length);
+        return (WaldoObject) invoke(staticMethod(kind, "create", all.length), null, all);
+    }
+
+    /** A factory of endpoints of kind {@code kind}, created with onCreate arguments {@code args}. */
+    public EndpointFactory<WaldoEndpoint> factory(String kind, Object... args) {
+        return host -> (WaldoEndpoint) create(kind, host, args);
+    }
+
+    /**
+     * Calls Public function {@code function} of {@code target} as one transaction.
+     *
+     * @return its result (String, Double, Boolean, WList, WMap, a struct, EndpointRef), or null
+     */
+    public Object call(WaldoObject target, String function, Object... args) {
+        for (Method method : target.getClass().getMethods()) {
+            if ((method.getName().equals(function) || method.getName().equals(function + "_"))
+                    && method.getDeclaringClass() == target.getClass() && method.getParameterCount() == args.length
+                    && !Modifier.isStatic(method.getModifiers())) {
+                return invoke(method, target, args);
+            }
+        }
+        throw new IllegalArgumentException(target.kind() + " has no Public function " + function + " taking "
+                + args.length + " argument(s)");
+    }
+
+    private Method staticMethod(String kind, String name, int parameters) {
+        Class<?> type = kindClass(kind);
+        for (Method method : type.getMethods()) {
+            if (method.getName().equals(name) && method.getParameterCount() == parameters
+                    && Modifier.isStatic(method.getModifiers())) {
+                return method;
+            }
+        }
+        throw new IllegalArgumentException(kind + " has no " + name + " taking " + parameters + " argument(s)");
+    }
+
+    private Class<?> kindClass(String kind) {
+        load();
+        for (String name : List.of(kind, kind + "_")) {
+            try {
+                return loader.loadClass(PACKAGE + "." + name);
+            } catch (ClassNotFoundException tryNext) {
+                // Kinds whose name is a Java keyword or a runtime class get a trailing '_'.
+            }
+        }
+        throw new IllegalArgumentException("the program has no kind " + kind);
+    }
+
+    private static Object invoke(Method method, Object target, Object... args) {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("generated method " + method + " is not accessible", e);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.waldoconf.custom;
+
+import dev.waldo.compiler.check.KindInfo;
+import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetHost;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldo.runtime.WaldoObject;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.RunningService;
+import dev.waldoconf.snmp.ScalarValue;
+import dev.waldoconf.snmp.SnmpScalars;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.snmp4j.smi.OID;
+
+/**
+ * What {@code waldoconf serve --service my.wld --switch NAME} runs: a networked Waldo host holding
+ * the program's served Service (see {@link CustomProgram#servedService()}), its {@code @snmp}
+ * variables bound to the switch's SNMP agent with a {@link ScalarSnmpBinding}, listening at the
+ * switch's service address. Each operator that connects gets a {@value CustomProgram#DESK} that
+ * hands out the served Service.
+ */
+public final class CustomServer implements RunningService {
+    private final String name;
+    private final NetHost net;
+    private final SnmpScalars agent;
+    private final WaldoObject service;
+    private final InetSocketAddress address;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private CustomServer(String name, NetHost net, SnmpScalars agent, WaldoObject service,
+            InetSocketAddress address) {
+        this.name = name;
+        this.net = net;
+        this.agent = agent;
+        this.service = service;
+        this.address = address;
+    }
+
+    /**
+     * Starts serving switch {@code entry} of {@code inventory} with the custom service in
+     * {@code file}, the way {@code waldoconf serve} does.
+     *
+     * @param net how the host talks to operators; its state dir holds the TLS key and pinned peers
+     * @param environment where {@code {env: NAME}} secrets come from
+     * @throws EngineException UNAVAILABLE when the file cannot be read or breaks the rules (the message
+     *     has every problem as file:line:col), UNREACHABLE when the agent cannot be used, REFUSED when
+     *     the service's onCreate set a value the agent refused
+     */
+    public static CustomServer start(Path file, Inventory inventory, SwitchEntry entry, NetConfig net,
+            Map<String, String> environment) throws EngineException {
+        CustomProgram program;
+        try {
+            program = CustomProgram.check(file);
+        } catch (IOException e) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, "cannot read --service " + file + ": "
+                    + e.getMessage(), e);
+        } catch (CustomProgramException e) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+        }
+        SnmpScalars agent;
+        try {
+            agent = SnmpScalars.open(entry.name(), AgentTargets.of(entry, inventory.credentialsOf(entry), environment));
+        } catch (IllegalArgumentException | DeviceException e) {
+            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
+        }
+        try {
+            return start(entry.name(), program, agent, new InetSocketAddress(entry.service().host(),
+                    entry.service().port()), net);
+        } catch (CustomProgramException e) {
+            agent.close();
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+        } catch (DeviceException e) {
+            agent.close();
+            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage()
+                    + "; check the inventory's snmp address and credentials for " + entry.name(), e);
+        } catch (TransactionAbortedException e) {
+            agent.close();
+            throw new EngineException(EngineException.Kind.REFUSED, entry.name() + ": the service's onCreate"
+                    + " could not set the agent: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Starts serving switch {@code name}: checks that the agent holds every {@code @snmp} object
+     * with a matching type, creates the served Service (its onCreate gets {@code name} if it takes
+     * a Text), and listens at {@code listen} (port 0 picks a free one). The server owns
+     * {@code agent} from here on and closes it.
+     *
+     * @throws CustomProgramException if the program has no single served Service
+     * @throws DeviceException if the agent does not answer, lacks an object, or holds another type
+     * @throws TransactionAbortedException if onCreate set a value the agent refused
+     */
+    public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
+            NetConfig net) throws CustomProgramException, DeviceException {
+        KindInfo served = program.servedService();
+        checkObjects(program, served, agent);
+        NetHost host = NetHost.start(net, program.load().structs());
+        try {
+            host.host().bind(CustomProgram.ANNOTATION, new ScalarSnmpBinding(name, agent));
+            boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
+            WaldoObject service = takesName ? program.create(served.name(), host.host(), name)
+                    : program.create(served.name(), host.host());
+            InetSocketAddress bound = host.listen(listen, program.factory(CustomProgram.DESK, service.ref()), null);
+            return new CustomServer(name, host, agent, service, bound);
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    /** Reads every bound object once, so a wrong OID or type shows at start rather than in a change. */
+    private static void checkObjects(CustomProgram program, KindInfo served, SnmpScalars agent)
+            throws DeviceException {
+        for (Map.Entry<String, String> bound : CustomProgram.snmpVariables(served).entrySet()) {
+            ScalarValue value = agent.get(new OID(bound.getValue()));
+            boolean text = served.variables().get(bound.getKey()).type().equals(dev.waldo.compiler.check.Type.TEXT);
+            if (text != value instanceof ScalarValue.Text) {
+                throw new DeviceException("variable '" + bound.getKey() + "' in " + program.fileName() + " is "
+                        + (text ? "Text" : "Number") + " but " + bound.getValue() + " holds " + value + "; declare it "
+                        + (text ? "Number" : "Text"), true);
+            }
+        }
+    }
+
+    /** Where operators connect. */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** The served Service, for host code in the same JVM. */
+    public WaldoObject service() {
+        return service;
+    }
+
+    @Override
+    public String switchName() {
+        return name;
+    }
+
+    @Override
+    public void awaitTermination() throws InterruptedException {
+        stopped.await();
+    }
+
+    /** Stops listening, leaves the network and closes the SNMP session. */
+    @Override
+    public void close() {
+        try {
+            net.close();
+            agent.close();
+        } finally {
+            stopped.countDown();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.waldoconf.custom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waldo.compiler.check.Symbol;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The rules for custom device services, each reported as file:line:col with a caret. */
+class CustomProgramTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String text) throws Exception {
+        return Files.writeString(dir.resolve("my.wld"), text);
+    }
+
+    @Test
+    void theShippedExampleServesSystemGroup() throws Exception {
+        CustomProgram program = CustomProgram.check(Path.of("..", "configs", "system_group.wld"));
+
+        assertThat(program.servedService().name()).isEqualTo("SystemGroup");
+        assertThat(CustomProgram.snmpVariables(program.servedService()))
+                .containsEntry("location", "1.3.6.1.2.1.1.6.0").containsEntry("contact", "1.3.6.1.2.1.1.4.0");
+    }
+
+    @Test
+    void aCompileErrorNamesFileLineAndColumnWithACaret() throws Exception {
+        Path file = write("Service S {\n    Number n;\n    Public f() {\n        n = 'text';\n    }\n}\n");
+
+        assertThatThrownBy(() -> CustomProgram.check(file)).isInstanceOf(CustomProgramException.class)
+                .hasMessageContaining(file + ":4:")
+                .hasMessageContaining("        n = 'text';\n")
+                .hasMessageContaining("^")
+                .hasMessageEndingWith("1 error");
+    }
+
+    @Test
+    void badAnnotationsAreEachReportedWhereTheyAre() throws Exception {
+        Path file = write("""
+                Service S {
+                    @snmp(oid: 'sysLocation') Text a;
+                    @snmp(table: 'x') Text b;
+                    @snmp(oid: '1.3.6.1.2.1.1.4.0') List(element: Text) c;
+                }
+                Endpoint E {
+                    @snmp(oid: '1.3.6.1.2.1.1.5.0') Text d;
+                }
+                """);
+
+        assertThatThrownBy(() -> CustomProgram.check(file)).isInstanceOf(CustomProgramException.class)
+                .hasMessageContaining(file + ":2:11: error: 'sysLocation' is not an OID")
+                .hasMessageContaining(file + ":3:5: error: a custom service binds variables with exactly one")
+                .hasMessageContaining(file + ":4:57: error: @snmp variable 'c' is List(element: Text)")
+                .hasMessageContaining(file + ":7:5: error: @snmp variables belong in a Service; E is an Endpoint")
+                .hasMessageEndingWith("4 errors");
+    }
+
+    @Test
+    void serveNeedsExactlyOneServiceWithSnmpVariables() throws Exception {
+        CustomProgram none = CustomProgram.check(write("Service S {\n    Text t;\n}\n"));
+        assertThatThrownBy(none::servedService).hasMessageContaining(dir.resolve("my.wld") + ":1:1: error: no Service");
+
+        CustomProgram two = CustomProgram.check(write("""
+                Service A {
+                    @snmp(oid: '1.3.6.1.2.1.1.6.0') Text a;
+                }
+                Service B {
+                    @snmp(oid: '1.3.6.1.2.1.1.4.0') Text b;
+                }
+                """));
+        assertThatThrownBy(two::servedService).hasMessageContaining(":1:9: error: several Services")
+                .hasMessageContaining(":4:9: error: several Services").hasMessageContaining("(A, B)");
+    }
+
+    @Test
+    void theServedOnCreateTakesNothingOrTheSwitchName() throws Exception {
+        CustomProgram program = CustomProgram.check(write("""
+                Service A {
+                    @snmp(oid: '1.3.6.1.2.1.1.6.0') Text a;
+                    onCreate(Number n) {
+                    }
+                }
+                """));
+
+        assertThatThrownBy(program::servedService).hasMessageContaining(":3:5: error: the served Service's onCreate");
+    }
+
+    @Test
+    void callNeedsTheServicesFirstAndScalarArgumentsAfter() throws Exception {
+        CustomProgram program = CustomProgram.check(write("""
+                Service C {
+                    Public Function good(List(element: Endpoint) all, Text t, Number n, TrueFalse b) returns Number {
+                        return n;
+                    }
+                    Public bad(Text t, List(element: Text) l) {
+                    }
+                }
+                """));
+
+        Symbol.FunctionSym good = program.callable("C", "good");
+        assertThat(CustomCall.arguments(good, List.of("x", "2.5", "true"))).containsExactly("x", 2.5, true);
+        assertThatThrownBy(() -> CustomCall.arguments(good, List.of("x", "two", "true")))
+                .hasMessageContaining("argument n is a Number; 'two' is not one");
+        assertThatThrownBy(() -> CustomCall.arguments(good, List.of("x")))
+                .hasMessageContaining("takes 3 argument(s) after the services (Text t, Number n, TrueFalse b), got 1");
+        assertThatThrownBy(() -> program.callable("C", "bad")).hasMessageContaining(":5:12: error: 'waldoconf call'"
+                + " passes the services first").hasMessageContaining(":5:44: error: 'waldoconf call' passes arguments");
+        assertThatThrownBy(() -> program.callable("C", "missing")).hasMessageContaining("has no Public function"
+                + " missing; its Public functions: good, bad");
+        assertThatThrownBy(() -> program.callable("D", "good")).hasMessageContaining("declares no Service D;"
+                + " its Services: C");
+    }
+}

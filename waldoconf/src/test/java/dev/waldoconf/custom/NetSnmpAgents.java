@@ -1,0 +1,117 @@
+package dev.waldoconf.custom;
+
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.snmp.SnmpCredentials;
+import dev.waldoconf.snmp.SnmpScalars;
+import dev.waldoconf.snmp.SnmpTarget;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * net-snmp {@code snmpd} processes on loopback for tests: each with its own config and persistent
+ * directory, community {@value #WRITE} read-write and {@value #READ} read-only, sysLocation and
+ * sysContact left writable (setting them in snmpd.conf would make them read-only). Skips the test
+ * when snmpd is not installed, and fails it instead when WALDO_EXPECT_SNMP=1. Stops every agent it
+ * started, by its process, with bounded waits.
+ */
+final class NetSnmpAgents implements AutoCloseable {
+    /** The read-write community. */
+    static final String WRITE = "private";
+    /** The read-only community. */
+    static final String READ = "public";
+    private static final Path SNMPD = Path.of("/usr/sbin/snmpd");
+    private static final int START_ATTEMPTS = 50;
+    private static final long START_PAUSE_MS = 200;
+
+    private final Path dir;
+    private final List<Agent> agents = new ArrayList<>();
+
+    /** One running snmpd. */
+    record Agent(String name, InetSocketAddress address, Process process, Path log) {
+    }
+
+    private NetSnmpAgents(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Agents kept in {@code dir}; aborts the test (or fails it, under WALDO_EXPECT_SNMP=1) without snmpd. */
+    static NetSnmpAgents in(Path dir) {
+        if (!Files.isExecutable(SNMPD)) {
+            String reason = "net-snmp's snmpd is not installed (apt-get install snmpd; bin/lib/prereqs.sh does it)";
+            if ("1".equals(System.getenv("WALDO_EXPECT_SNMP"))) {
+                throw new IllegalStateException("WALDO_EXPECT_SNMP=1 but " + reason);
+            }
+            System.out.println("SKIPPED custom-service tests against snmpd: " + reason);
+            Assumptions.abort(reason);
+        }
+        return new NetSnmpAgents(dir);
+    }
+
+    /** Starts an agent on a free loopback UDP port and waits until it answers. */
+    Agent start(String name) throws Exception {
+        Path home = Files.createDirectories(dir.resolve(name));
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freeUdpPort());
+        Path config = home.resolve("snmpd.conf");
+        Files.writeString(config, String.join("\n",
+                "rwcommunity " + WRITE + " 127.0.0.1",
+                "rocommunity " + READ + " 127.0.0.1", ""));
+        Path log = home.resolve("snmpd.log");
+        Process process = new ProcessBuilder(SNMPD.toString(), "-f", "-Lo", "-C", "-c", config.toString(),
+                "--persistentDir=" + home.resolve("persist"), "udp:127.0.0.1:" + address.getPort())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Agent agent = new Agent(name, address, process, log);
+        agents.add(agent);
+        awaitAnswers(agent);
+        return agent;
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void awaitAnswers(Agent agent) throws Exception {
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            if (!agent.process().isAlive()) {
+                throw new IllegalStateException("snmpd " + agent.name() + " exited: " + Files.readString(agent.log()));
+            }
+            try (SnmpScalars probe = SnmpScalars.open(agent.name(), target(agent, READ).withTimeoutMs(200)
+                    .withRetries(0))) {
+                probe.get(SnmpScalars.SYS_NAME);
+                return;
+            } catch (DeviceException notYet) {
+                Thread.sleep(START_PAUSE_MS);
+            }
+        }
+        throw new IllegalStateException("snmpd " + agent.name() + " did not answer on " + agent.address());
+    }
+
+    /** How a manager reaches {@code agent} with {@code community}. */
+    static SnmpTarget target(Agent agent, String community) {
+        return new SnmpTarget(agent.address(), new SnmpCredentials.Community(community), 2000, 1);
+    }
+
+    /** Stops one agent by its process, waiting at most 5 s before killing it. */
+    static void stop(Agent agent) throws InterruptedException {
+        agent.process().destroy();
+        if (!agent.process().waitFor(5, TimeUnit.SECONDS)) {
+            agent.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (Agent agent : agents) {
+            stop(agent);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package dev.waldoconf.custom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.waldo.net.NetConfig;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.InventoryLoader;
+import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.engine.RunningService;
+import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.service.WaldoConfEngine;
+import dev.waldoconf.snmp.ScalarValue;
+import dev.waldoconf.snmp.SnmpScalars;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shipped example configs/system_group.wld against REAL net-snmp agents on loopback: one
+ * custom service per snmpd, in this JVM, and the operator's coordinator calling them all as one
+ * transaction. The change lands on every agent, or, when one agent refuses or is gone, on none.
+ */
+class SystemGroupNetSnmpTest {
+    private static final Path EXAMPLE = Path.of("..", "configs", "system_group.wld");
+    private static final String CHANGE = "SystemGroupChange";
+
+    @TempDir
+    static Path dir;
+    private static NetSnmpAgents snmpd;
+    private static final List<NetSnmpAgents.Agent> agents = new ArrayList<>();
+    private static CustomProgram program;
+    private final List<RunningService> services = new ArrayList<>();
+    /** Numbers each test's operator host, so hosts never share pinned certificates. */
+    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
+    private final int run = RUNS.incrementAndGet();
+
+    @BeforeAll
+    static void startAgents() throws Exception {
+        snmpd = NetSnmpAgents.in(dir);
+        for (int i = 1; i <= 3; i++) {
+            agents.add(snmpd.start("agent-" + i));
+        }
+        program = CustomProgram.check(EXAMPLE).load();
+    }
+
+    @AfterAll
+    static void stopAgents() throws InterruptedException {
+        if (snmpd != null) {
+            snmpd.close();
+        }
+    }
+
+    /** Every agent starts from a known location and contact, set behind the services' backs. */
+    @BeforeEach
+    void setBaseline() throws Exception {
+        for (NetSnmpAgents.Agent agent : agents) {
+            try (SnmpScalars rw = SnmpScalars.open(agent.name(), NetSnmpAgents.target(agent, NetSnmpAgents.WRITE))) {
+                rw.set(SnmpScalars.SYS_LOCATION, new ScalarValue.Text("before " + agent.name()));
+                rw.set(SnmpScalars.SYS_CONTACT, new ScalarValue.Text("nobody"));
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void stopServices() {
+        services.forEach(RunningService::close);
+    }
+
+    @Test
+    void setAllLandsOnEveryAgentThroughServeAndCall() throws Exception {
+        Inventory inventory = inventory(agents, Map.of());
+        WaldoConfEngine engine = new WaldoConfEngine((entry, credentials) -> {
+            throw new DeviceException("the custom path opens no VLAN device", true);
+        }, dir.resolve("operator"), Clock.systemUTC());
+        for (SwitchEntry entry : inventory.switches()) {
+            services.add(engine.startService(new ServiceSpec(inventory, entry.name(), dir.resolve("served"),
+                    Optional.of(EXAMPLE))));
+        }
+
+        try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
+            assertThat(call.call(CHANGE, "set_all", List.of("rack 12, hall B", "noc@example.net"))).isEqualTo(3.0);
+            assertThat(call.call(CHANGE, "show", List.of()).toString())
+                    .contains("agent-1: rack 12, hall B / noc@example.net", "agent-3: rack 12, hall B");
+        }
+        for (NetSnmpAgents.Agent agent : agents) {
+            assertThat(read(agent, SnmpScalars.SYS_LOCATION)).isEqualTo("rack 12, hall B");
+            assertThat(read(agent, SnmpScalars.SYS_CONTACT)).isEqualTo("noc@example.net");
+        }
+    }
+
+    @Test
+    void anAgentThatRefusesLeavesEveryAgentAsItWas() throws Exception {
+        Inventory inventory = inventory(agents, Map.of("agent-2", NetSnmpAgents.READ));
+        serveDirectly(inventory);
+
+        try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
+            TransactionAbortedException refused = catchThrowableOfType(TransactionAbortedException.class,
+                    () -> call.call(CHANGE, "set_all", List.of("rack 13", "ops@example.net")));
+
+            assertThat(refused).isNotNull();
+            assertThat(refused.getMessage()).contains("agent-2", "1.3.6.1.2.1.1.6.0");
+        }
+        assertUnchanged(agents);
+    }
+
+    @Test
+    void anAgentThatIsGoneLeavesTheOthersAsTheyWere() throws Exception {
+        NetSnmpAgents.Agent doomed = snmpd.start("agent-gone");
+        List<NetSnmpAgents.Agent> taking = List.of(agents.get(0), agents.get(1), doomed);
+        Inventory inventory = inventory(taking, Map.of());
+        serveDirectly(inventory);
+        NetSnmpAgents.stop(doomed);
+
+        try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
+            TransactionAbortedException refused = catchThrowableOfType(TransactionAbortedException.class,
+                    () -> call.call(CHANGE, "set_all", List.of("rack 14", "ops@example.net")));
+
+            assertThat(refused).isNotNull();
+            assertThat(refused.getMessage()).contains("agent-gone");
+        }
+        assertUnchanged(agents.subList(0, 2));
+    }
+
+    @Test
+    void anAbortInTheCoordinatorChangesNoAgent() throws Exception {
+        Inventory inventory = inventory(agents, Map.of());
+        serveDirectly(inventory);
+
+        try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
+            TransactionAbortedException aborted = catchThrowableOfType(TransactionAbortedException.class,
+                    () -> call.call(CHANGE, "set_all", List.of("", "ops@example.net")));
+
+            assertThat(aborted.reason()).isEqualTo(TransactionAbortedException.Reason.ABORT_CALLED);
+        }
+        assertUnchanged(agents);
+    }
+
+    /** Starts one service per switch with the already loaded program (compiling it once per test run). */
+    private void serveDirectly(Inventory inventory) throws Exception {
+        for (SwitchEntry entry : inventory.switches()) {
+            SnmpScalars agent = SnmpScalars.open(entry.name(),
+                    AgentTargets.of(entry, inventory.credentialsOf(entry), Map.of()));
+            services.add(CustomServer.start(entry.name(), program, agent, new InetSocketAddress(entry.service().host(),
+                    entry.service().port()), NetConfig.defaults("switch-" + entry.name(),
+                    dir.resolve("served-net").resolve(entry.name()))));
+        }
+    }
+
+    private static void assertUnchanged(List<NetSnmpAgents.Agent> unchanged) throws Exception {
+        for (NetSnmpAgents.Agent agent : unchanged) {
+            assertThat(read(agent, SnmpScalars.SYS_LOCATION)).as(agent.name()).isEqualTo("before " + agent.name());
+            assertThat(read(agent, SnmpScalars.SYS_CONTACT)).as(agent.name()).isEqualTo("nobody");
+        }
+    }
+
+    /** Reads with the read-only community: a manager that is not WaldoConf's service. */
+    private static String read(NetSnmpAgents.Agent agent, org.snmp4j.smi.OID oid) throws Exception {
+        try (SnmpScalars ro = SnmpScalars.open(agent.name(), NetSnmpAgents.target(agent, NetSnmpAgents.READ))) {
+            return ((ScalarValue.Text) ro.get(oid)).value();
+        }
+    }
+
+    /**
+     * An inventory of {@code members}, each agent with a fresh service port and the write community,
+     * or the community {@code communities} names for it (both from secret files).
+     */
+    private Inventory inventory(List<NetSnmpAgents.Agent> members, Map<String, String> communities)
+            throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("inventory-" + System.nanoTime()));
+        Files.writeString(folder.resolve("rw"), NetSnmpAgents.WRITE + "\n");
+        Files.writeString(folder.resolve("ro"), NetSnmpAgents.READ + "\n");
+        StringBuilder yaml = new StringBuilder("switches:\n");
+        for (NetSnmpAgents.Agent agent : members) {
+            String credentials = NetSnmpAgents.READ.equals(communities.get(agent.name())) ? "ro" : "rw";
+            yaml.append("  - {name: ").append(agent.name()).append(", service: 127.0.0.1:").append(freeTcpPort())
+                    .append(", snmp: 127.0.0.1:").append(agent.address().getPort())
+                    .append(", version: '2c', credentials: ").append(credentials).append("}\n");
+        }
+        yaml.append("credentials:\n")
+                .append("  rw: {community: {file: ").append(folder.resolve("rw")).append("}}\n")
+                .append("  ro: {community: {file: ").append(folder.resolve("ro")).append("}}\n");
+        return InventoryLoader.load(Files.writeString(folder.resolve("inventory.yaml"), yaml.toString()));
+    }
+
+    private static int freeTcpPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static Map<String, InetSocketAddress> addresses(Inventory inventory) {
+        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
+        inventory.switches().forEach(entry -> addresses.put(entry.name(),
+                new InetSocketAddress(entry.service().host(), entry.service().port())));
+        return addresses;
+    }
+
+    private NetConfig operatorNet() {
+        return NetConfig.defaults("operator-test-" + run, dir.resolve("operator-" + run));
+    }
+}
