@@ -30,7 +30,7 @@ public interface LabLauncher {
             LabDirectory lab = new LabDirectory(dir);
             Files.createDirectories(dir);
             lab.clear();
-            List<String> command = new ArrayList<>();
+            List<String> command = new ArrayList<>(newSession());
             command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"),
                     "bin", "java").toString()));
             // Netty loads its native transport; allowing it up front keeps JDK warnings out of the lab log.
@@ -44,6 +44,20 @@ public interface LabLauncher {
         };
     }
 
+    /**
+     * {@code setsid}, where there is one: the lab gets a session of its own, so closing the
+     * terminal (SIGHUP) or Ctrl-C at a later prompt of the command that started it does not
+     * stop it. Without setsid the lab still runs, but shares the terminal's fate.
+     */
+    private static List<String> newSession() {
+        for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            if (Files.isExecutable(Path.of(candidate))) {
+                return List.of(candidate);
+            }
+        }
+        return List.of();
+    }
+
     private static java.io.File nullDevice() {
         return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }
@@ -53,10 +67,12 @@ public interface LabLauncher {
         long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
         while (System.currentTimeMillis() < deadline) {
             Optional<LabDirectory.Info> info = lab.read();
-            if (info.isPresent() && info.get().pid() == process.pid() && info.get().status().equals("ready")) {
+            // setsid may fork, so the lab's pid need not be the launched process's; the record was cleared first.
+            if (info.isPresent() && info.get().status().equals("ready") && info.get().isAlive()) {
                 return;
             }
-            if (!process.isAlive() || info.map(i -> i.status().equals("failed")).orElse(false)) {
+            boolean launcherFailed = !process.isAlive() && process.exitValue() != 0;
+            if (launcherFailed || info.map(i -> i.status().equals("failed")).orElse(false)) {
                 throw new IOException("the lab did not start" + info.map(i -> ": " + i.message()).orElse("")
                         + "; see " + lab.log());
             }
