@@ -44,7 +44,8 @@ final class SetPlanner {
         for (VlanChange step : steps) {
             switch (step) {
                 case VlanChange.CreateVlan c -> {
-                    creates.add(new SetUnit(List.of(rowStatus(c.vlan(), creation.rowStatus()), name(c.vlan(), c.name())),
+                    creates.add(new SetUnit(
+                            List.of(rowStatus(c.vlan(), creation.rowStatus()), name(c.vlan(), c.name())),
                             step.describe()));
                     if (creation == RowCreation.CREATE_AND_WAIT) {
                         activations.add(new SetUnit(List.of(rowStatus(c.vlan(), QBridge.ROW_ACTIVE)),
@@ -58,8 +59,8 @@ final class SetPlanner {
                 case VlanChange.RemovePorts c -> membershipSteps.computeIfAbsent(c.vlan(), v -> new ArrayList<>())
                         .add(step.describe());
                 case VlanChange.SetPvid c -> pvids.add(new SetUnit(List.of(pvid(c.port(), c.to())), step.describe()));
-                case VlanChange.DeleteVlan c -> deletes.add(new SetUnit(List.of(rowStatus(c.vlan(), QBridge.ROW_DESTROY)),
-                        step.describe()));
+                case VlanChange.DeleteVlan c -> deletes.add(
+                        new SetUnit(List.of(rowStatus(c.vlan(), QBridge.ROW_DESTROY)), step.describe()));
             }
         }
         List<SetUnit> units = new ArrayList<>(activations);

@@ -279,6 +279,11 @@ public final class SnmpVlanDevice implements VlanDevice {
     /** Sends one PDU; halves it while the agent (or SNMP4J, before sending) finds it too big. */
     private void sendPdu(List<SetUnit> pdu) throws StepFailure {
         List<VariableBinding> bindings = pdu.stream().flatMap(unit -> unit.bindings().stream()).toList();
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{}: SET {}", name, bindings.stream()
+                    .map(vb -> QBridge.describe(vb.getOid()) + "=" + vb.getVariable())
+                    .collect(Collectors.joining(", ")));
+        }
         SnmpResponse response;
         try {
             response = session.set(bindings);
