@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
             "The service holds the switch's intended state, takes part in changes, and reverts an unconfirmed"
                     + " trial at its deadline."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
-            "0:stopped", "2:bad usage, invalid inventory or unknown switch", "5:no change engine in this build"})
+            "0:stopped", "2:bad usage, invalid inventory, unknown switch, or a --service .wld with errors (file:line:col)", "5:no change engine in this build"})
 final class ServeCommand extends SwitchCommand {
     @Option(names = "--switch", required = true, paramLabel = "NAME", description = "The switch (from the inventory).")
     String switchName;
@@ -46,6 +46,9 @@ final class ServeCommand extends SwitchCommand {
         if (customService != null && !Files.isRegularFile(customService)) {
             throw new CommandFailure(ExitCodes.USAGE, "--service " + customService + ": no such file");
         }
+        if (customService != null) {
+            checkCustomService();
+        }
         ChangeEngine engine = engine();
         try (RunningService service = engine.startService(new ServiceSpec(inventory, switchName,
                 stateDir.resolve(switchName), Optional.ofNullable(customService)))) {
@@ -60,5 +63,14 @@ final class ServeCommand extends SwitchCommand {
             engine.close();
         }
         return ExitCodes.OK;
+    }
+
+    /** A custom service with errors is bad input: report each as file:line:col before starting anything. */
+    private void checkCustomService() throws CommandFailure, IOException {
+        try {
+            dev.waldoconf.custom.CustomProgram.check(customService).servedService();
+        } catch (dev.waldoconf.custom.CustomProgramException e) {
+            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
+        }
     }
 }

@@ -1,0 +1,143 @@
+package dev.waldoconf.cli;
+
+import dev.waldo.compiler.check.Symbol;
+import dev.waldo.net.NetConfig;
+import dev.waldo.runtime.ApplicationException;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldo.runtime.lang.Values;
+import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.custom.CustomCall;
+import dev.waldoconf.custom.CustomProgram;
+import dev.waldoconf.custom.CustomProgramException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code waldoconf call FILE.wld Kind.function [ARG...]}: runs one Public function of a coordinator
+ * Service in an operator's own device-service program, across the services that
+ * {@code waldoconf serve --service FILE.wld} runs for the chosen switches, as ONE transaction.
+ */
+@Command(name = "call", mixinStandardHelpOptions = true,
+        description = {"Calls a Public function of a coordinator Service in your own .wld across the custom"
+                + " services of the chosen switches, as one transaction: every switch takes the change or none does.",
+            "The function's first parameter receives the switches' services (List(element: Endpoint)), in the order"
+                    + " of --switches (default: inventory order); the ARGs fill its other parameters (Text, Number"
+                    + " or TrueFalse).",
+            "",
+            "  waldoconf call configs/system_group.wld SystemGroupChange.set_all 'rack 12' noc@example.net"
+                    + " -i configs/snmpd-inventory.yaml"},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:committed on every switch (the result, if any, is printed)",
+            "1:refused by a switch, aborted or failed in the program; no switch changed",
+            "2:bad usage, a .wld with errors (printed as file:line:col), or an invalid inventory",
+            "3:a switch's service is unreachable; no switch changed"})
+final class CallCommand extends SwitchCommand {
+    @Parameters(index = "0", paramLabel = "FILE.wld", description = "Your device-service program.")
+    Path programFile;
+
+    @Parameters(index = "1", paramLabel = "KIND.FUNCTION", description = "The coordinator Service and its Public"
+            + " function, e.g. SystemGroupChange.set_all.")
+    String target;
+
+    @Parameters(index = "2..*", paramLabel = "ARG", description = "The function's arguments after the services.")
+    List<String> arguments = new ArrayList<>();
+
+    @Option(names = "--switches", split = ",", paramLabel = "NAME",
+            description = "The switches whose services take part, comma-separated (default: every switch).")
+    List<String> switches;
+
+    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = ".waldoconf/operator",
+            description = "Where this host keeps its TLS key and the service certificates it pinned"
+                    + " (default: ${DEFAULT-VALUE}).")
+    Path operatorDir;
+
+    CallCommand(CliContext context) {
+        super(context);
+    }
+
+    @Override
+    protected int run() throws CommandFailure, ConfigException, IOException {
+        int dot = target.indexOf('.');
+        if (dot <= 0 || dot == target.length() - 1) {
+            throw new CommandFailure(ExitCodes.USAGE, "'" + target + "' is not KIND.FUNCTION, e.g."
+                    + " SystemGroupChange.set_all");
+        }
+        String kind = target.substring(0, dot);
+        String function = target.substring(dot + 1);
+        CustomProgram program = program();
+        List<Object> values = values(program, kind, function);
+        List<SwitchEntry> chosen = chosen(inventory(false));
+        try (CustomCall call = CustomCall.connect(program.load(), addresses(chosen),
+                NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorDir))) {
+            Object result = call.call(kind, function, values);
+            out().println("Committed on " + call.names().size() + " switch(es): " + String.join(", ", call.names())
+                    + ".");
+            if (result != null) {
+                out().println(Values.toText(result));
+            }
+            return ExitCodes.OK;
+        } catch (TransactionAbortedException e) {
+            throw new CommandFailure(ExitCodes.CHANGE_FAILED, (e.reason() == TransactionAbortedException.Reason
+                    .ABORT_CALLED ? "the program called abort()" : "refused: " + e.getMessage())
+                    + "; no switch was changed");
+        } catch (ApplicationException e) {
+            throw new CommandFailure(ExitCodes.CHANGE_FAILED, kind + "." + function + " failed: " + e.getMessage()
+                    + "; no switch was changed");
+        } catch (NetworkException e) {
+            throw new CommandFailure(ExitCodes.UNREACHABLE, e.getMessage() + "; no switch was changed");
+        }
+    }
+
+    /** The checked program, or a usage failure with its problems as file:line:col. */
+    private CustomProgram program() throws CommandFailure, IOException {
+        if (!Files.isRegularFile(programFile)) {
+            throw new CommandFailure(ExitCodes.USAGE, programFile + ": no such file");
+        }
+        try {
+            return CustomProgram.check(programFile);
+        } catch (CustomProgramException e) {
+            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
+        }
+    }
+
+    /** The ARGs as the values of the function's parameters after the services. */
+    private List<Object> values(CustomProgram program, String kind, String function) throws CommandFailure {
+        try {
+            Symbol.FunctionSym callable = program.callable(kind, function);
+            return CustomCall.arguments(callable, arguments);
+        } catch (CustomProgramException | IllegalArgumentException e) {
+            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
+        }
+    }
+
+    private List<SwitchEntry> chosen(Inventory inventory) throws CommandFailure {
+        if (switches == null) {
+            return inventory.switches();
+        }
+        List<SwitchEntry> chosen = new ArrayList<>();
+        for (String name : switches) {
+            chosen.add(inventory.switchNamed(name).orElseThrow(() -> new CommandFailure(ExitCodes.USAGE,
+                    "no switch named '" + name + "' in " + show(inventory.file()) + "; known: "
+                            + String.join(", ", inventory.groups().get(Inventory.ALL)))));
+        }
+        return chosen;
+    }
+
+    private static Map<String, InetSocketAddress> addresses(List<SwitchEntry> entries) {
+        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
+        entries.forEach(e -> addresses.put(e.name(), new InetSocketAddress(e.service().host(), e.service().port())));
+        return addresses;
+    }
+}
