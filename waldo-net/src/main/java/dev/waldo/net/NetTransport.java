@@ -141,7 +141,14 @@ public final class NetTransport implements Transport {
             });
             return;
         }
-        link.send(envelope);
+        link.send(envelope).addListener(written -> {
+            if (!written.isSuccess() && link.isActive()) {
+                // A message that cannot be written must be followed by link down (the
+                // Transport contract), or the core would wait for its answer forever.
+                link.close("cannot send " + envelope.message().getClass().getSimpleName() + ": "
+                        + written.cause().getMessage());
+            }
+        });
     }
 
     private void deliver(Envelope envelope) {

@@ -1,0 +1,170 @@
+package dev.waldo.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldo.runtime.NetBridge;
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.core.Priority;
+import dev.waldo.runtime.core.TxnId;
+import dev.waldo.runtime.lang.WList;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every core message through the real pipeline of host "a", over the wire
+ * bytes, into the pipeline of host "b": it arrives equal, with third-party
+ * hosts and names resolved through the connection's aliases.
+ */
+class ProtocolCodecTest {
+    private final RecordingListener aEvents = new RecordingListener();
+    private final RecordingListener bEvents = new RecordingListener();
+    private final HostNumbers aHosts = new HostNumbers();
+    private final int a = aHosts.register("a");
+    private final int b = HostNumbers.of("b");
+    private final int c = HostNumbers.of("c");
+    private final EmbeddedChannel aChannel = channel("a", aHosts, aEvents);
+    private final HostNumbers bHosts = new HostNumbers();
+    private final EmbeddedChannel bChannel = channel("b", bHosts, bEvents);
+
+    ProtocolCodecTest() {
+        // Both learned c's id when they linked to c; each names it to the other once.
+        aHosts.register("c");
+        bHosts.register("c");
+        pump(aChannel, bChannel);
+        pump(bChannel, aChannel);
+    }
+
+    private static EmbeddedChannel channel(String host, HostNumbers hosts, RecordingListener listener) {
+        NetConfig config = NetConfig.defaults(host, Path.of("unused")).insecure();
+        int local = hosts.register(host);
+        ProtocolGuard guard = new ProtocolGuard(local);
+        return new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
+                () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
+    }
+
+    /** Moves every byte {@code from} wrote into {@code to}. */
+    private static void pump(EmbeddedChannel from, EmbeddedChannel to) {
+        from.runPendingTasks();
+        for (ByteBuf bytes = from.readOutbound(); bytes != null; bytes = from.readOutbound()) {
+            to.writeInbound(bytes);
+        }
+    }
+
+    private Message aToB(Message message, long clock) {
+        aChannel.writeAndFlush(new Envelope(a, b, clock, message));
+        pump(aChannel, bChannel);
+        Envelope received = (Envelope) bEvents.messages.poll();
+        assertThat(received).isNotNull();
+        assertThat(received.from()).isEqualTo(a);
+        assertThat(received.clock()).isEqualTo(clock);
+        return received.message();
+    }
+
+    private Message bToA(Message message, long clock) {
+        bChannel.writeAndFlush(new Envelope(b, a, clock, message));
+        pump(bChannel, aChannel);
+        Envelope received = (Envelope) aEvents.messages.poll();
+        assertThat(received).as("a received; a's channel %s", aChannel.isActive() ? "open"
+                : "closed: " + Links.reason(aChannel)).isNotNull();
+        return received.message();
+    }
+
+    @Test
+    void aWholeTransactionArrivesIntact() {
+        TxnId txn = new TxnId(a, 12);
+        Priority priority = new Priority(false, 40, a, 11);
+        Object invocation = NetBridge.invocation(7, "setVlan", new Object[] {10.0, "uplink", WList.of(true)});
+        Message.Call call = (Message.Call) aToB(new Message.Call(txn, priority, ((long) a << 40) | 3, invocation),
+                45);
+        assertThat(call.txn()).isEqualTo(txn);
+        assertThat(call.priority()).isEqualTo(priority);
+        assertThat(call.callId()).isEqualTo(((long) a << 40) | 3);
+        NetBridge.visit(call.request(), new Expect() {
+            @Override
+            public Void invocation(long object, String function, Object[] args) {
+                assertThat(object).isEqualTo(7);
+                assertThat(function).isEqualTo("setVlan");
+                assertThat(args).containsExactly(10.0, "uplink", WList.of(true));
+                return null;
+            }
+        });
+
+        Object response = NetBridge.response(1, null, "division by zero", Map.of("x", 1.5), true);
+        Message.Reply reply = (Message.Reply) bToA(new Message.Reply(txn, call.callId(), response, false,
+                Set.of(b, c)), 50);
+        assertThat(reply.callId()).isEqualTo(call.callId());
+        assertThat(reply.participants()).containsExactlyInAnyOrder(b, c);
+        NetBridge.visit(reply.response(), new Expect() {
+            @Override
+            public Void response(int kind, Object value, String message, Map<String, Object> changes,
+                                 boolean returned) {
+                assertThat(kind).isEqualTo(1);
+                assertThat(message).isEqualTo("division by zero");
+                assertThat(changes).containsExactly(Map.entry("x", 1.5));
+                assertThat(returned).isTrue();
+                return null;
+            }
+        });
+
+        assertThat(aToB(new Message.Prepare(txn), 51)).isEqualTo(new Message.Prepare(txn));
+        assertThat(bToA(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"), 52))
+                .isEqualTo(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"));
+        assertThat(aToB(new Message.Commit(txn), 53)).isEqualTo(new Message.Commit(txn));
+        assertThat(bToA(new Message.Ack(txn), 54)).isEqualTo(new Message.Ack(txn));
+        assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();
+    }
+
+    @Test
+    void woundsPromotionsAndBackoutsForThirdPartyAttemptsArriveIntact() {
+        TxnId foreign = new TxnId(c, 99);
+        Priority primary = new Priority(true, 7, c, 98);
+        for (Message message : List.of(new Message.Wound(foreign), new Message.Promote(foreign, primary),
+                new Message.Backout(foreign))) {
+            assertThat(aToB(message, 100)).isEqualTo(message);
+        }
+    }
+
+    @Test
+    void stepCarriesSequenceDataAndAFrameId() {
+        TxnId txn = new TxnId(a, 3);
+        long frame = ((long) a << 40) | 17;
+        Object step = NetBridge.step(4, frame, "Bump", 1, Map.of("total", 2.0));
+        Message.Call call = (Message.Call) aToB(new Message.Call(txn, new Priority(false, 1, a, 2), 5, step), 9);
+        NetBridge.visit(call.request(), new Expect() {
+            @Override
+            public Void step(long object, long frameId, String sequence, int number, Map<String, Object> changes) {
+                assertThat(object).isEqualTo(4);
+                assertThat(frameId).isEqualTo(frame);
+                assertThat(sequence).isEqualTo("Bump");
+                assertThat(number).isEqualTo(1);
+                assertThat(changes).containsExactly(Map.entry("total", 2.0));
+                return null;
+            }
+        });
+    }
+
+    /** Fails on any payload kind the test did not expect. */
+    private abstract static class Expect implements NetBridge.Visitor<Void> {
+        @Override
+        public Void invocation(long object, String function, Object[] args) {
+            throw new AssertionError("unexpected invocation " + function);
+        }
+
+        @Override
+        public Void step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
+            throw new AssertionError("unexpected step " + sequence);
+        }
+
+        @Override
+        public Void response(int kind, Object value, String message, Map<String, Object> changes,
+                             boolean returned) {
+            throw new AssertionError("unexpected response");
+        }
+    }
+}
