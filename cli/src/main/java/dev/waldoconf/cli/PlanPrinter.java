@@ -1,8 +1,13 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.config.ResolvedPlan;
+import dev.waldoconf.model.PortRanges;
 import dev.waldoconf.model.VlanChange;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import picocli.CommandLine.Help.Ansi;
 
 /**
@@ -49,17 +54,43 @@ final class PlanPrinter {
                 out.println(ansi.string("  @|bold " + change.target().name() + "|@: no changes"));
                 continue;
             }
-            out.println(ansi.string("  @|bold " + change.target().name() + "|@ (snmp " + change.target().snmp()
-                    + ", " + change.steps().size() + " step" + (change.steps().size() == 1 ? "" : "s") + ")"));
-            for (VlanChange step : change.steps()) {
-                Kind kind = Kind.of(step);
-                counts[kind.ordinal()]++;
-                out.println(ansi.string("      @|" + kind.colour + " " + kind.symbol + " " + step.describe() + "|@"));
+            out.println(ansi.string("  @|bold " + change.target().name() + "|@ (snmp " + change.target().snmp() + ")"));
+            for (Line line : lines(change.steps())) {
+                counts[line.kind().ordinal()]++;
+                out.println(ansi.string("      @|" + line.kind().colour + " " + line.kind().symbol + " " + line.text()
+                        + "|@"));
             }
         }
         out.println();
         out.println(summary(plan, counts));
         out.flush();
+    }
+
+    /** One printed line: a step, or several PVID steps with the same change. */
+    record Line(Kind kind, String text) {
+    }
+
+    /**
+     * The steps as lines, in order; consecutive PVID changes with the same from and to VLAN
+     * become one line ({@code set PVID of ports 1-8 1 -> 10}), so 40 access ports do not take 40 lines.
+     */
+    static List<Line> lines(List<VlanChange> steps) {
+        List<Line> lines = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            if (!(steps.get(i) instanceof VlanChange.SetPvid first)) {
+                lines.add(new Line(Kind.of(steps.get(i)), steps.get(i).describe()));
+                continue;
+            }
+            SortedSet<Integer> ports = new TreeSet<>(List.of(first.port()));
+            while (i + 1 < steps.size() && steps.get(i + 1) instanceof VlanChange.SetPvid next
+                    && next.from() == first.from() && next.to() == first.to()) {
+                ports.add(next.port());
+                i++;
+            }
+            lines.add(new Line(Kind.CHANGE, ports.size() == 1 ? first.describe() : "set PVID of ports "
+                    + PortRanges.format(ports) + " " + first.from() + " -> " + first.to()));
+        }
+        return lines;
     }
 
     private static String summary(ResolvedPlan plan, int[] counts) {

@@ -34,7 +34,7 @@ class ApplyCommandTest {
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(engine.appliedTrial).contains(Duration.ofSeconds(300));
         assertThat(engine.appliedPlan.changing()).hasSize(3);
-        assertThat(result.out()).contains("Plan: 5 to add")
+        assertThat(result.out()).contains("Plan: 5 to add, 2 to change")
                 .contains("  lab-1: prepared\n")
                 .contains("Applied change c-42 as a trial: every switch reverts at 2026-01-01T00:05:00Z unless you run"
                         + " 'waldoconf confirm c-42'.");

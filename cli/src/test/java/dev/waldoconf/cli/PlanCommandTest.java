@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
+import dev.waldoconf.model.VlanChange;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,24 +51,32 @@ class PlanCommandTest {
         assertThat(result.err()).isEmpty();
         assertThat(result.out()).isEqualTo("""
                 Plan %s for inventory %s:
-                  lab-1 (snmp 127.0.0.1:16101, 5 steps)
+                  lab-1 (snmp 127.0.0.1:16101)
                       + create VLAN 10 'users'
                       + add untagged ports 1-2 to VLAN 10
-                      ~ set PVID of port 1 1 -> 10
-                      ~ set PVID of port 2 1 -> 10
+                      ~ set PVID of ports 1-2 1 -> 10
                       - remove ports 1-2 from VLAN 1
-                  lab-2 (snmp 127.0.0.1:16102, 5 steps)
+                  lab-2 (snmp 127.0.0.1:16102)
                       + create VLAN 10 'users'
                       + add untagged ports 1-2 to VLAN 10
-                      ~ set PVID of port 1 1 -> 10
-                      ~ set PVID of port 2 1 -> 10
+                      ~ set PVID of ports 1-2 1 -> 10
                       - remove ports 1-2 from VLAN 1
-                  lab-3 (snmp 127.0.0.1:16103, 2 steps)
+                  lab-3 (snmp 127.0.0.1:16103)
                       + create VLAN 10 'users'
                       - delete VLAN 30 'guest'
 
-                Plan: 5 to add, 4 to change, 3 to remove, on 3 of 3 switches.
+                Plan: 5 to add, 2 to change, 3 to remove, on 3 of 3 switches.
                 """.formatted(plan, inventory));
+    }
+
+    @Test
+    void pvidChangesAreGroupedOnlyWhenTheyAgree() {
+        List<VlanChange> steps = List.of(new VlanChange.SetPvid(1, 1, 10), new VlanChange.SetPvid(2, 1, 10),
+                new VlanChange.SetPvid(3, 1, 10), new VlanChange.SetPvid(5, 1, 10), new VlanChange.SetPvid(6, 7, 10),
+                new VlanChange.SetPvid(7, 1, 20));
+        assertThat(PlanPrinter.lines(steps)).extracting(line -> line.kind().symbol + " " + line.text())
+                .containsExactly("~ set PVID of ports 1-3,5 1 -> 10", "~ set PVID of port 6 7 -> 10",
+                        "~ set PVID of port 7 1 -> 20");
     }
 
     @Test
