@@ -116,6 +116,12 @@ public final class CustomProgram {
         }
     }
 
+    /** A problem with variable {@code variable} of {@code kind}, rendered at its declaration. */
+    CustomProgramException problemAt(KindInfo kind, String variable, String message) {
+        Diagnostic problem = new Diagnostic(kind.variables().get(variable).decl().nameSpan(), message);
+        return new CustomProgramException(summarized(Frontend.render(List.of(problem), sources), 1));
+    }
+
     /** The operator's file as named in messages. */
     public String fileName() {
         return fileName;

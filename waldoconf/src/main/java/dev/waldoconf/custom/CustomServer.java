@@ -1,6 +1,7 @@
 package dev.waldoconf.custom;
 
 import dev.waldo.compiler.check.KindInfo;
+import dev.waldo.compiler.check.Type;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.TransactionAbortedException;
@@ -78,8 +79,7 @@ public final class CustomServer implements RunningService {
             throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
         } catch (DeviceException e) {
             agent.close();
-            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage()
-                    + "; check the inventory's snmp address and credentials for " + entry.name(), e);
+            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (TransactionAbortedException e) {
             agent.close();
             throw new EngineException(EngineException.Kind.REFUSED, entry.name() + ": the service's onCreate"
@@ -93,8 +93,9 @@ public final class CustomServer implements RunningService {
      * a Text), and listens at {@code listen} (port 0 picks a free one). The server owns
      * {@code agent} from here on and closes it.
      *
-     * @throws CustomProgramException if the program has no single served Service
-     * @throws DeviceException if the agent does not answer, lacks an object, or holds another type
+     * @throws CustomProgramException if the program has no single served Service, or a variable's type
+     *     differs from its object's (reported at the variable)
+     * @throws DeviceException if the agent does not answer or lacks an object
      * @throws TransactionAbortedException if onCreate set a value the agent refused
      */
     public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
@@ -117,14 +118,15 @@ public final class CustomServer implements RunningService {
 
     /** Reads every bound object once, so a wrong OID or type shows at start rather than in a change. */
     private static void checkObjects(CustomProgram program, KindInfo served, SnmpScalars agent)
-            throws DeviceException {
+            throws DeviceException, CustomProgramException {
         for (Map.Entry<String, String> bound : CustomProgram.snmpVariables(served).entrySet()) {
             ScalarValue value = agent.get(new OID(bound.getValue()));
-            boolean text = served.variables().get(bound.getKey()).type().equals(dev.waldo.compiler.check.Type.TEXT);
+            boolean text = served.variables().get(bound.getKey()).type().equals(Type.TEXT);
             if (text != value instanceof ScalarValue.Text) {
-                throw new DeviceException("variable '" + bound.getKey() + "' in " + program.fileName() + " is "
-                        + (text ? "Text" : "Number") + " but " + bound.getValue() + " holds " + value + "; declare it "
-                        + (text ? "Number" : "Text"), true);
+                throw program.problemAt(served, bound.getKey(), "'" + bound.getKey() + "' is "
+                        + (text ? "Text" : "Number") + " but the agent's " + bound.getValue() + " holds "
+                        + (text ? "an Integer32 (" : "an OCTET STRING (") + value + "); declare it "
+                        + (text ? "Number" : "Text"));
             }
         }
     }

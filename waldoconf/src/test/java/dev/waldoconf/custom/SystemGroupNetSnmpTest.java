@@ -9,6 +9,7 @@ import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.service.WaldoConfEngine;
@@ -148,6 +149,26 @@ class SystemGroupNetSnmpTest {
             assertThat(aborted.reason()).isEqualTo(TransactionAbortedException.Reason.ABORT_CALLED);
         }
         assertUnchanged(agents);
+    }
+
+    @Test
+    void serveChecksEveryBoundObjectOnTheAgentAtStart() throws Exception {
+        Inventory inventory = inventory(agents.subList(0, 1), Map.of());
+        SwitchEntry entry = inventory.switches().get(0);
+        Path wrongType = Files.writeString(dir.resolve("wrong.wld"),
+                "Service S {\n    @snmp(oid: '1.3.6.1.2.1.1.6.0') Number location;\n}\n");
+        Path missing = Files.writeString(dir.resolve("missing.wld"),
+                "Service S {\n    @snmp(oid: '1.3.6.1.4.1.32473.99.0') Text nothing;\n}\n");
+
+        EngineException type = catchThrowableOfType(EngineException.class, () -> CustomServer.start(wrongType,
+                inventory, entry, operatorNet(), Map.of()));
+        EngineException absent = catchThrowableOfType(EngineException.class, () -> CustomServer.start(missing,
+                inventory, entry, operatorNet(), Map.of()));
+
+        assertThat(type.kind()).isEqualTo(EngineException.Kind.UNAVAILABLE);
+        assertThat(type.getMessage()).contains(wrongType + ":2:44: error: 'location' is Number but the agent's"
+                + " 1.3.6.1.2.1.1.6.0 holds an OCTET STRING", "^");
+        assertThat(absent.getMessage()).contains("agent-1", "1.3.6.1.4.1.32473.99.0", "check the OID");
     }
 
     /** Starts one service per switch with the already loaded program (compiling it once per test run). */
