@@ -51,13 +51,12 @@ final class LabCommand implements Runnable {
                         + " without it (one background process; the container image is built by"
                         + " lab/container/build-image.sh for the lab tests)");
             }
-            var running = lab().running();
-            if (running.isPresent()) {
-                out().println("A lab is already running in " + lab().dir() + " (pid " + running.get().pid() + ", "
-                        + running.get().switches() + " switches); inventory: " + lab().inventory());
+            LabDirectory.Started lab = lab().ensureRunning(context.labs(), switches);
+            if (!lab.started()) {
+                out().println("A lab is already running in " + lab().dir() + " (pid " + lab.info().pid() + ", "
+                        + lab.info().switches() + " switches); inventory: " + lab().inventory());
                 return ExitCodes.OK;
             }
-            context.labs().start(lab().dir(), switches);
             out().println("Started a lab of " + switches + " switches in " + lab().dir() + ".");
             return printSwitches();
         }

@@ -3,10 +3,13 @@ package dev.waldoconf.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -111,6 +114,42 @@ record LabDirectory(Path dir) {
             properties.store(out, "waldoconf lab: written by the lab process, read by every waldoconf invocation");
         }
         Files.move(temporary, record(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Starts a lab with {@code launcher} unless one is running, holding a lock on the folder so
+     * that two commands starting at once do not start two labs.
+     *
+     * @return the running lab's record, and whether this call started it
+     */
+    Started ensureRunning(LabLauncher launcher, int switches) throws IOException {
+        Files.createDirectories(dir);
+        // File locks are per process; threads of one JVM also queue on this monitor.
+        synchronized (LabDirectory.class) {
+            return ensureRunningLocked(launcher, switches);
+        }
+    }
+
+    private Started ensureRunningLocked(LabLauncher launcher, int switches) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir.resolve("lab.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+            Optional<Info> running = running();
+            if (running.isPresent()) {
+                return new Started(running.get(), false);
+            }
+            launcher.start(dir, switches);
+            return new Started(running().orElseThrow(() -> new IOException("the lab in " + dir
+                    + " stopped right after starting; see " + log())), true);
+        }
+    }
+
+    /**
+     * The outcome of {@link #ensureRunning}.
+     *
+     * @param info the running lab
+     * @param started whether it was started just now
+     */
+    record Started(Info info, boolean started) {
     }
 
     /** Removes the record (the lab stopped). */

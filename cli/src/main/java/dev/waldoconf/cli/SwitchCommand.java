@@ -93,7 +93,7 @@ abstract class SwitchCommand implements Callable<Integer> {
             err().println("No --inventory given and no lab running: starting a lab of " + inventoryOptions.labSwitches
                     + " simulated switches in " + lab.dir() + " (stop it with 'waldoconf lab down').");
             err().flush();
-            context.labs().start(lab.dir(), inventoryOptions.labSwitches);
+            lab.ensureRunning(context.labs(), inventoryOptions.labSwitches);
         }
         return InventoryLoader.load(lab.inventory());
     }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +32,25 @@ class LabCommandTest {
             CliHarness.Result status = cli.run("lab", "status", "--dir", labDir.toString());
             assertThat(status.exitCode()).isZero();
             assertThat(status.out()).contains("2 switches; no change engine in this build");
+        }
+    }
+
+    @Test
+    void concurrentStartsStartOneLab() throws Exception {
+        try (CliHarness cli = new CliHarness(dir)) {
+            Path labDir = dir.resolve("lab");
+            List<CliHarness.Result> results = Collections.synchronizedList(new ArrayList<>());
+            Thread[] threads = new Thread[3];
+            for (int i = 0; i < threads.length; i++) {
+                threads[i] = new Thread(() -> results.add(cli.run("lab", "up", "--switches", "1", "--dir",
+                        labDir.toString())));
+                threads[i].start();
+            }
+            for (Thread thread : threads) {
+                thread.join(30_000);
+            }
+            assertThat(cli.labs).hasSize(1);
+            assertThat(results).extracting(CliHarness.Result::exitCode).containsOnly(0);
         }
     }
 
