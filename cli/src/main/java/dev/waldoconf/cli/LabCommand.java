@@ -1,5 +1,11 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.config.ConfigException;
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,7 +48,7 @@ final class LabCommand implements Runnable {
         }
 
         @Override
-        protected int run() throws CommandFailure, java.io.IOException {
+        protected int run() throws CommandFailure, IOException {
             if (switches < 1 || switches > 256) {
                 throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
             }
@@ -76,7 +82,7 @@ final class LabCommand implements Runnable {
         }
 
         @Override
-        protected int run() throws java.io.IOException {
+        protected int run() throws IOException {
             var running = lab().running();
             if (running.isEmpty()) {
                 lab().clear();
@@ -86,8 +92,8 @@ final class LabCommand implements Runnable {
             ProcessHandle process = ProcessHandle.of(running.get().pid()).orElseThrow();
             process.destroy();
             try {
-                process.onExit().get(STOP_TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                process.onExit().get(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
                 process.destroyForcibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -111,7 +117,7 @@ final class LabCommand implements Runnable {
         }
 
         @Override
-        protected int run() throws CommandFailure, java.io.IOException {
+        protected int run() throws CommandFailure, IOException {
             var running = lab().running();
             if (running.isEmpty()) {
                 throw new CommandFailure(ExitCodes.UNREACHABLE, "no lab is running in " + lab().dir()
@@ -134,16 +140,16 @@ final class LabCommand implements Runnable {
         }
 
         @Override
-        protected int run() throws java.io.IOException {
+        protected int run() throws IOException {
             LabDirectory lab = lab();
             LabRunner runner;
             try {
                 runner = LabRunner.start(lab, switches, context.engines().get());
-            } catch (java.io.IOException | dev.waldoconf.config.ConfigException | RuntimeException e) {
+            } catch (IOException | ConfigException | RuntimeException e) {
                 lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), switches, "failed", e.getMessage()));
-                throw new java.io.IOException("lab did not start: " + e.getMessage(), e);
+                throw new IOException("lab did not start: " + e.getMessage(), e);
             }
-            java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 runner.close();
                 stopped.countDown();
