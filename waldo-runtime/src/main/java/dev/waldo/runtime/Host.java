@@ -120,6 +120,26 @@ public final class Host implements AutoCloseable {
         return inCore(core::liveAttempts);
     }
 
+    /**
+     * Ends a transaction that prepared on this host and whose coordinator is
+     * unreachable, without the coordinator's decision: commits it here if
+     * {@code commit}, else backs it out (bindings get commit or abort as
+     * usual). Only for programs whose effects converge either way — see
+     * {@link dev.waldo.runtime.core.HostCore#resolveInDoubt}.
+     *
+     * @param transaction the id a {@link Binding} saw as {@link BoundTransaction#id()}
+     * @return whether such an in-doubt transaction existed and was ended
+     */
+    public boolean resolveInDoubt(String transaction, boolean commit) {
+        return inCore(() -> core.inDoubt().stream().filter(txn -> txn.toString().equals(transaction))
+                .findFirst().map(txn -> core.resolveInDoubt(txn, commit)).orElse(false));
+    }
+
+    /** How many heuristic decisions ({@link #resolveInDoubt}) disagreed with the coordinator's. */
+    public int heuristicHazards() {
+        return inCore(core::heuristicHazards);
+    }
+
     /** Number of variables with lock holders or waiters on this host (0 when idle). */
     public int lockedVariables() {
         return inCore(core::busyVariables);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,17 +36,27 @@ public final class SwitchBinding implements Binding {
 
     private final VlanDevice device;
     private final TrialJournal journal;
-    private final Consumer<TrialRecord> onCommit;
+    private final Consumer<TrialRecord> onDeadline;
     private final Map<String, SwitchState> pushedOver = new HashMap<>();
-    private final Map<String, TrialRecord> preparedRecords = new HashMap<>();
+    /** Prepared and not yet ended; read by the expiry timer, hence concurrent. */
+    private final Map<String, TrialRecord> preparedRecords = new ConcurrentHashMap<>();
 
     /**
-     * @param onCommit told of every committed record (the service schedules trial expiry from it)
+     * @param onDeadline told of every prepared and every committed record that
+     *     carries a trial, so the service checks it at its deadline
      */
-    public SwitchBinding(VlanDevice device, TrialJournal journal, Consumer<TrialRecord> onCommit) {
+    public SwitchBinding(VlanDevice device, TrialJournal journal, Consumer<TrialRecord> onDeadline) {
         this.device = device;
         this.journal = journal;
-        this.onCommit = onCommit;
+        this.onDeadline = onDeadline;
+    }
+
+    /**
+     * Transactions that prepared here and have not ended, by id: if the
+     * coordinator is gone, these are in doubt.
+     */
+    public Map<String, TrialRecord> prepared() {
+        return Map.copyOf(preparedRecords);
     }
 
     @Override
@@ -57,6 +68,9 @@ public final class SwitchBinding implements Binding {
                 ? changed.get(name) : service.committedValue(name));
         journal.prepare(record);
         preparedRecords.put(transaction.id(), record);
+        if (record.hasTrial()) {
+            onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
+        }
         if (!changed.containsKey("vlans") && !changed.containsKey("pvids")) {
             return Vote.yes();
         }
@@ -87,8 +101,8 @@ public final class SwitchBinding implements Binding {
         pushedOver.remove(transaction.id());
         TrialRecord record = preparedRecords.remove(transaction.id());
         journal.commit();
-        if (record != null) {
-            onCommit.accept(record);
+        if (record != null && record.hasTrial()) {
+            onDeadline.accept(record);
         }
     }
 

@@ -12,9 +12,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,17 +35,20 @@ public final class SwitchService implements AutoCloseable {
     private final TrialJournal journal;
     private final Clock clock;
     private final ScheduledExecutorService timer;
+    private final Host host;
+    private final SwitchBinding binding;
     private final VlanSwitch service;
-    private ScheduledFuture<?> expiry;
 
     private SwitchService(String name, Host host, VlanDevice device, TrialJournal journal, Clock clock) {
         this.name = name;
         this.device = device;
         this.journal = journal;
         this.clock = clock;
+        this.host = host;
         this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("trial-expiry-" + name).factory());
-        host.bind("snmp", new SwitchBinding(device, journal, this::committed));
+        this.binding = new SwitchBinding(device, journal, this::checkAtDeadline);
+        host.bind("snmp", binding);
         this.service = VlanSwitch.create(host, name);
     }
 
@@ -83,15 +86,16 @@ public final class SwitchService implements AutoCloseable {
         TrialRecord record = recoveredRecord();
         if (record == null) {
             SwitchState found = device.read();
-            service.restore(WaldoState.vlans(found), WaldoState.pvids(found));
+            service.restore(WaldoState.vlans(found), WaldoState.pvids(found), "", 0, new WList<>(),
+                    WaldoState.vlans(SwitchState.empty()), WaldoState.pvids(SwitchState.empty()));
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
             return;
         }
-        service.restore(WaldoState.vlans(record.intended()), WaldoState.pvids(record.intended()));
+        // The binding sees the trial in this transaction and schedules its deadline check.
+        service.restore(WaldoState.vlans(record.intended()), WaldoState.pvids(record.intended()), record.trial(),
+                record.deadlineEpochSeconds(), new WList<>(record.switches()),
+                WaldoState.vlans(record.before()), WaldoState.pvids(record.before()));
         if (record.hasTrial()) {
-            WList<String> switches = new WList<>(record.switches());
-            service.restore_trial(record.trial(), record.deadlineEpochSeconds(), switches,
-                    WaldoState.vlans(record.before()), WaldoState.pvids(record.before()));
             LOG.info("{}: recovered pending trial {} (deadline {})", name, record.trial(),
                     java.time.Instant.ofEpochSecond(record.deadlineEpochSeconds()));
         }
@@ -99,48 +103,57 @@ public final class SwitchService implements AutoCloseable {
 
     /**
      * The record to resume from. A prepared record without an outcome means the
-     * service stopped inside two-phase commit. If it staged a trial, the switch
-     * may hold the new state: resume it as a pending trial, which reverts at its
-     * deadline unless the change committed everywhere and gets confirmed.
-     * Otherwise (an uncertain confirm or revert) keep the committed record, whose
-     * trial is still pending and so still reverts unless confirmed.
+     * service stopped inside two-phase commit, and it wins, by the same rule as
+     * {@link #expire}: a staging resumes as a pending trial (the switch may hold
+     * the new state), which reverts at its deadline unless the change committed
+     * everywhere and gets confirmed; a confirm or revert is taken as committed,
+     * since every participant had voted yes.
      */
     private TrialRecord recoveredRecord() throws IOException {
         TrialRecord prepared = journal.prepared();
-        TrialRecord committed = journal.committed();
-        if (prepared != null && prepared.hasTrial()) {
+        if (prepared != null) {
             journal.replaceCommitted(prepared);
             return prepared;
         }
-        if (prepared != null) {
-            journal.abort();
-        }
-        return committed;
+        return journal.committed();
     }
 
-    /** Called by the binding after each commit: (re)schedule or cancel the trial's expiry. */
-    private synchronized void committed(TrialRecord record) {
-        if (expiry != null) {
-            expiry.cancel(false);
-            expiry = null;
-        }
-        if (record.hasTrial()) {
-            long delayMs = Math.max(0, record.deadlineEpochSeconds() * 1000 - clock.millis());
-            expiry = timer.schedule(() -> expire(record.trial()), delayMs, TimeUnit.MILLISECONDS);
-        }
+    /**
+     * Called by the binding for each prepared or committed record with a trial:
+     * check the trial at its deadline. Checks are idempotent, so scheduling one
+     * twice (at prepare and again at commit) is harmless.
+     */
+    private void checkAtDeadline(TrialRecord record) {
+        long delayMs = Math.max(0, record.deadlineEpochSeconds() * 1000 - clock.millis());
+        timer.schedule(() -> expire(record.trial()), delayMs, TimeUnit.MILLISECONDS);
     }
 
-    /** The deadline passed: revert the trial on this switch alone, retrying until it is done. */
+    /**
+     * The deadline of trial {@code change} passed. First end any transaction
+     * left in doubt because its coordinator vanished between prepare and
+     * commit: a staging (it sets a trial) is backed out, a confirm or revert
+     * (it ends one) is committed. Both converge: a staged change that some
+     * switches did commit reverts on them at this same deadline, since no
+     * confirm can succeed without this switch; a confirm or revert in doubt
+     * had every participant's yes. Then revert the trial if it is still pending.
+     */
     private void expire(String change) {
+        for (Map.Entry<String, TrialRecord> inDoubt : binding.prepared().entrySet()) {
+            boolean commit = !inDoubt.getValue().hasTrial();
+            if (host.resolveInDoubt(inDoubt.getKey(), commit)) {
+                LOG.warn("{}: the coordinator of transaction {} is gone; {} it on this switch alone", name,
+                        inDoubt.getKey(), commit ? "committed" : "backed out");
+            }
+        }
         try {
             boolean reverted = service.revert(change);
-            LOG.info("{}: trial {} {}", name, change, reverted ? "expired and was reverted" : "was no longer pending");
+            if (reverted) {
+                LOG.info("{}: trial {} expired and was reverted", name, change);
+            }
         } catch (TransactionAbortedException | WaldoException e) {
             LOG.warn("{}: reverting expired trial {} failed ({}); trying again in {} s", name, change,
                     e.getMessage(), REVERT_RETRY.toSeconds());
-            synchronized (this) {
-                expiry = timer.schedule(() -> expire(change), REVERT_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            timer.schedule(() -> expire(change), REVERT_RETRY.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

@@ -44,6 +44,7 @@ class TrialLifecycleTest {
     private final List<MemoryVlanDevice> devices = new ArrayList<>();
     private final List<SwitchService> services = new ArrayList<>();
     private ChangeRunner runner;
+    private Host cliHost;
 
     @BeforeEach
     void startThreeSwitches() throws Exception {
@@ -51,7 +52,8 @@ class TrialLifecycleTest {
             devices.add(new MemoryVlanDevice("sw-" + i, PORTS, FACTORY));
             services.add(startService(i - 1));
         }
-        runner = new ChangeRunner(host("cli"), Clock.systemUTC());
+        cliHost = host("cli");
+        runner = new ChangeRunner(cliHost, Clock.systemUTC());
     }
 
     private Host host(String name) {
@@ -189,6 +191,65 @@ class TrialLifecycleTest {
 
         assertThatThrownBy(() -> runner.confirm(change, targets())).isInstanceOf(TransactionAbortedException.class);
         assertThat(deviceStates()).containsOnly(FACTORY);
+    }
+
+    /** A switch whose push first runs {@code beforePush}: lets a test act mid-prepare. */
+    private static final class InterruptedDevice implements dev.waldoconf.device.VlanDevice {
+        private final MemoryVlanDevice device;
+        private final Runnable beforePush;
+
+        InterruptedDevice(MemoryVlanDevice device, Runnable beforePush) {
+            this.device = device;
+            this.beforePush = beforePush;
+        }
+
+        @Override
+        public String name() {
+            return device.name();
+        }
+
+        @Override
+        public SwitchState read() throws DeviceException {
+            return device.read();
+        }
+
+        @Override
+        public SwitchState push(SwitchState desired) throws DeviceException {
+            beforePush.run();
+            return device.push(desired);
+        }
+
+        @Override
+        public void close() {
+            device.close();
+        }
+    }
+
+    @Test
+    void theCoordinatorVanishingBetweenPrepareAndCommitLeavesEverySwitchOldByTheDeadline() throws Exception {
+        services.get(2).close();
+        hosts.get(2).close();
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        InterruptedDevice crashing = new InterruptedDevice(devices.get(2), () -> {
+            if (armed.getAndSet(false)) {
+                cliHost.close();  // the CLI dies while switch 3 prepares; no decision will ever come
+            }
+        });
+        services.set(2, SwitchService.start("sw-3", host("sw-3-again"), crashing, stateRoot.resolve("sw-3"),
+                Clock.systemUTC()));
+        Thread apply = Thread.ofVirtual().start(() -> {
+            try {
+                runner.apply(runner.newChangeId(), targets(), everywhere(withVoiceVlan()),
+                        Optional.of(Duration.ofSeconds(2)));
+            } catch (RuntimeException expected) {
+                // The coordinator's own host is gone; how its caller fails does not matter here.
+            }
+        });
+
+        eventually("every switch holds its old state", () -> allDevicesHold(FACTORY));
+        eventually("no transaction left holding a switch service", () ->
+                services.stream().allMatch(s -> s.service().host().liveTransactions() == 0));
+        apply.join(Duration.ofSeconds(30));
     }
 
     @Test

@@ -57,6 +57,9 @@ public final class HostCore {
     private final Primaries primaries = new Primaries();
     private final LockTable locks = new LockTable();
     private final Set<Integer> down = new HashSet<>();
+    private final Set<TxnId> heuristicallyCommitted = new HashSet<>();
+    private final Set<TxnId> heuristicallyBackedOut = new HashSet<>();
+    private int heuristicHazards;
     /** Attempts that ended here: true if committed. Late messages about them are answered from here. */
     private final Map<TxnId, Boolean> ended = new LinkedHashMap<>() {
         @Override
@@ -660,6 +663,9 @@ public final class HostCore {
     private void onCommit(int from, TxnId txn) {
         TxnRecord record = txns.get(txn);
         if (record == null) {
+            if (heuristicallyBackedOut.remove(txn)) {
+                heuristicHazards++; // resolveInDoubt guessed backout; the coordinator had decided commit
+            }
             acknowledgeEnded(from, txn); // a re-sent Commit: already installed
             return;
         }
@@ -670,12 +676,57 @@ public final class HostCore {
     private void onBackout(int from, TxnId txn) {
         TxnRecord record = txns.get(txn);
         if (record == null) {
+            if (heuristicallyCommitted.remove(txn)) {
+                heuristicHazards++; // resolveInDoubt guessed commit; the coordinator had decided backout
+            }
             ended.putIfAbsent(txn, false);
             acknowledgeEnded(from, txn);
             return;
         }
         record.acksOwed.add(from);
         abandon(record);
+    }
+
+    /**
+     * Ends, on this host alone, an attempt that prepared here and whose
+     * coordinator is unreachable (it is "in doubt"): installs it if
+     * {@code commit}, else backs it out — a heuristic decision, as XA calls it.
+     * Only a program whose effects converge whatever the coordinator decided
+     * may use it (WaldoConf's trials do). Should the coordinator's decision
+     * arrive later and disagree, {@link #heuristicHazards()} counts it.
+     *
+     * @return false, changing nothing, unless the attempt is prepared here and its coordinator unreachable
+     */
+    public boolean resolveInDoubt(TxnId txn, boolean commit) {
+        TxnRecord record = txns.get(txn);
+        if (record == null || !record.prepared() || record.coordinator == host
+                || !down.contains(record.coordinator)) {
+            return false;
+        }
+        if (commit) {
+            heuristicallyCommitted.add(txn);
+            installLocal(record);
+        } else {
+            heuristicallyBackedOut.add(txn);
+            backoutLocal(record);
+        }
+        return true;
+    }
+
+    /** How many heuristic decisions turned out to disagree with their coordinator's. */
+    public int heuristicHazards() {
+        return heuristicHazards;
+    }
+
+    /** The prepared attempts here whose coordinator is unreachable. */
+    public List<TxnId> inDoubt() {
+        List<TxnId> inDoubt = new ArrayList<>();
+        for (TxnRecord record : txns.values()) {
+            if (record.prepared() && record.coordinator != host && down.contains(record.coordinator)) {
+                inDoubt.add(record.id);
+            }
+        }
+        return inDoubt;
     }
 
     // ---- links and time --------------------------------------------------------------------
