@@ -9,6 +9,7 @@ import dev.waldo.compiler.diag.Diagnostic;
 import dev.waldo.compiler.diag.SourceFile;
 import dev.waldo.compiler.diag.Span;
 import dev.waldo.compiler.syntax.Annotation;
+import dev.waldo.compiler.syntax.Decl;
 import dev.waldo.compiler.syntax.Expr;
 import dev.waldo.compiler.syntax.Param;
 import dev.waldo.net.StructResolver;
@@ -27,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -129,7 +131,7 @@ public final class CustomProgram {
 
     /** The kinds (endpoints and services) the operator's file declares, by name, in source order. */
     public Map<String, KindInfo> kinds() {
-        Map<String, KindInfo> own = new java.util.LinkedHashMap<>();
+        Map<String, KindInfo> own = new LinkedHashMap<>();
         compiled.program().kinds().forEach((name, kind) -> {
             if (kind.decl() != null && fileName.equals(span(kind).file())) {
                 own.put(name, kind);
@@ -139,8 +141,8 @@ public final class CustomProgram {
     }
 
     private static Span span(KindInfo kind) {
-        return kind.decl() instanceof dev.waldo.compiler.syntax.Decl.ServiceDecl service ? service.nameSpan()
-                : ((dev.waldo.compiler.syntax.Decl.EndpointDecl) kind.decl()).nameSpan();
+        return kind.decl() instanceof Decl.ServiceDecl service ? service.nameSpan()
+                : ((Decl.EndpointDecl) kind.decl()).nameSpan();
     }
 
     /** Every {@code @snmp} annotation that breaks the rules. */
@@ -214,7 +216,7 @@ public final class CustomProgram {
 
     /** The variables of {@code kind} bound with {@code @snmp}, by name, with their OIDs. */
     public static Map<String, String> snmpVariables(KindInfo kind) {
-        Map<String, String> oids = new java.util.LinkedHashMap<>();
+        Map<String, String> oids = new LinkedHashMap<>();
         for (Symbol.MemberVar variable : kind.variables().values()) {
             for (Annotation annotation : variable.decl().annotations()) {
                 if (annotation.name().equals(ANNOTATION) && !annotation.args().isEmpty()

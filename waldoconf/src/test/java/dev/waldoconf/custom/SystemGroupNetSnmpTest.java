@@ -15,6 +15,7 @@ import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.service.WaldoConfEngine;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -25,11 +26,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snmp4j.smi.OID;
 
 /**
  * The shipped example configs/system_group.wld against REAL net-snmp agents on loopback: one
@@ -47,7 +51,7 @@ class SystemGroupNetSnmpTest {
     private static CustomProgram program;
     private final List<RunningService> services = new ArrayList<>();
     /** Numbers each test's operator host, so hosts never share pinned certificates. */
-    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger RUNS = new AtomicInteger();
     private final int run = RUNS.incrementAndGet();
 
     @BeforeAll
@@ -77,7 +81,7 @@ class SystemGroupNetSnmpTest {
         }
     }
 
-    @org.junit.jupiter.api.AfterEach
+    @AfterEach
     void stopServices() {
         services.forEach(RunningService::close);
     }
@@ -190,7 +194,7 @@ class SystemGroupNetSnmpTest {
     }
 
     /** Reads with the read-only community: a manager that is not WaldoConf's service. */
-    private static String read(NetSnmpAgents.Agent agent, org.snmp4j.smi.OID oid) throws Exception {
+    private static String read(NetSnmpAgents.Agent agent, OID oid) throws Exception {
         try (SnmpScalars ro = SnmpScalars.open(agent.name(), NetSnmpAgents.target(agent, NetSnmpAgents.READ))) {
             return ((ScalarValue.Text) ro.get(oid)).value();
         }
@@ -219,7 +223,7 @@ class SystemGroupNetSnmpTest {
     }
 
     private static int freeTcpPort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }
