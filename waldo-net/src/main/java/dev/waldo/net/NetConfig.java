@@ -22,6 +22,12 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
     /** Heartbeat timeout when none is given: three missed heartbeats. */
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
 
+    /**
+     * Checks the settings.
+     *
+     * @throws IllegalArgumentException if the host id is empty, the frame limit under 64 bytes,
+     *     or the heartbeat timeout not longer than its period
+     */
     public NetConfig {
         Objects.requireNonNull(hostId, "hostId");
         Objects.requireNonNull(stateDir, "stateDir");

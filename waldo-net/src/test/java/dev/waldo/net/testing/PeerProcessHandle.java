@@ -58,17 +58,19 @@ public final class PeerProcessHandle implements AutoCloseable {
         commands.println(command);
     }
 
-    /** Waits for the next answer that starts with {@code prefix}, skipping others; fails after 30 s. */
-    public String expect(String prefix) throws InterruptedException {
+    /** Waits for the next answer that starts with one of {@code prefixes}, skipping others; fails after 30 s. */
+    public String expect(String... prefixes) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ANSWER_TIMEOUT_S);
         while (System.nanoTime() < deadline) {
             String answer = answers.poll(100, TimeUnit.MILLISECONDS);
-            if (answer != null && answer.startsWith(prefix)) {
-                return answer;
+            for (String prefix : prefixes) {
+                if (answer != null && answer.startsWith(prefix)) {
+                    return answer;
+                }
             }
         }
-        throw new AssertionError("host " + hostId + " gave no answer starting with '" + prefix
-                + "' within " + ANSWER_TIMEOUT_S + " s; its output:\n" + output());
+        throw new AssertionError("host " + hostId + " gave no answer starting with " + String.join(" or ", prefixes)
+                + " within " + ANSWER_TIMEOUT_S + " s; its output:\n" + output());
     }
 
     /** Sends {@code command} and waits for the answer starting with {@code prefix}. */
