@@ -130,10 +130,16 @@ final class Fleet implements AutoCloseable {
     /** Waits (bounded by {@link #PATIENCE}) until the switches' states satisfy {@code outcome}. */
     List<SwitchState> await(String what, Predicate<List<SwitchState>> outcome)
             throws DeviceException, InterruptedException {
-        long giveUpAt = System.nanoTime() + PATIENCE.toNanos();
+        return await(what, outcome, PATIENCE);
+    }
+
+    /** Waits (bounded by {@code patience}) until the switches' states satisfy {@code outcome}. */
+    List<SwitchState> await(String what, Predicate<List<SwitchState>> outcome, Duration patience)
+            throws DeviceException, InterruptedException {
+        long giveUpAt = System.nanoTime() + patience.toNanos();
         List<SwitchState> states = readAll();
         while (!outcome.test(states)) {
-            assertThat(System.nanoTime()).as("%s within %s s; switches hold %s", what, PATIENCE.toSeconds(), states)
+            assertThat(System.nanoTime()).as("%s within %s s; switches hold %s", what, patience.toSeconds(), states)
                     .isLessThan(giveUpAt);
             Thread.sleep(250);
             states = readAll();

@@ -1,0 +1,49 @@
+package dev.waldoconf.product;
+
+import dev.waldo.net.NetConfig;
+import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.service.ChangeRunner;
+import dev.waldoconf.service.OperatorSession;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operator's {@code waldoconf apply --trial}, as a process for the crash tests: applies
+ * {@link Fleet#changed} to what each service intends. Arguments: operator state directory, trial
+ * seconds, then {@code NAME=PORT} per service on 127.0.0.1. Prints {@code applying CHANGE} before
+ * the transaction and {@code applied CHANGE} or {@code failed: ...} after it.
+ */
+public final class ApplyMain {
+    private ApplyMain() {
+    }
+
+    public static void main(String[] args) {
+        Map<String, InetSocketAddress> services = new LinkedHashMap<>();
+        for (int i = 2; i < args.length; i++) {
+            String[] nameAndPort = args[i].split("=", 2);
+            services.put(nameAndPort[0], new InetSocketAddress("127.0.0.1", Integer.parseInt(nameAndPort[1])));
+        }
+        try (OperatorSession session = OperatorSession.connect(services,
+                NetConfig.defaults("operator", Path.of(args[0])), Clock.systemUTC())) {
+            ChangeRunner runner = session.runner();
+            List<SwitchState> desired = session.targets().stream().map(t -> Fleet.changed(runner.intended(t))).toList();
+            String change = runner.newChangeId();
+            System.out.println("applying " + change);
+            System.out.flush();
+            runner.apply(change, session.targets(), desired, Optional.of(Duration.ofSeconds(Long.parseLong(args[1]))));
+            System.out.println("applied " + change);
+        } catch (RuntimeException e) {
+            System.out.println("failed: " + e);
+            System.out.flush();
+            System.exit(1);
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.waldoconf.product;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Java main class run as its own process, on this test's class path, with its output in a log
+ * file. {@link #kill()} is {@code kill -9}: the process gets no chance to clean up.
+ */
+final class JavaProcess implements AutoCloseable {
+    private static final Duration STARTUP = Duration.ofSeconds(60);
+
+    private final String label;
+    private final Process process;
+    private final Path log;
+
+    private JavaProcess(String label, Process process, Path log) {
+        this.label = label;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts {@code mainClass} with {@code args}, logging to {@code logDir/label.log} (appended to). */
+    static JavaProcess start(String label, Path logDir, Class<?> mainClass, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xshare:auto",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(List.of(args));
+        Files.createDirectories(logDir);
+        Path log = logDir.resolve(label + ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new JavaProcess(label, process, log);
+    }
+
+    /** Waits (bounded) until the log has a line matching {@code pattern}, and returns its match. */
+    Matcher awaitLine(String pattern) throws IOException, InterruptedException {
+        Pattern compiled = Pattern.compile(pattern);
+        long giveUpAt = System.nanoTime() + STARTUP.toNanos();
+        while (true) {
+            Matcher m = compiled.matcher(output());
+            if (m.find()) {
+                return m;
+            }
+            assertThat(process.isAlive() || compiled.matcher(output()).find())
+                    .as("%s still runs while waiting for /%s/; its output:%n%s", label, pattern, output()).isTrue();
+            assertThat(System.nanoTime()).as("%s printed /%s/ within %s s; its output:%n%s", label, pattern,
+                    STARTUP.toSeconds(), output()).isLessThan(giveUpAt);
+            Thread.sleep(50);
+        }
+    }
+
+    /** What the process printed so far. */
+    String output() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** Waits (bounded) for the process to end by itself and returns its exit status. */
+    int awaitExit(Duration patience) throws InterruptedException, IOException {
+        if (!process.waitFor(patience.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(label + " still runs after " + patience.toSeconds() + " s; its output:\n"
+                    + output());
+        }
+        return process.exitValue();
+    }
+
+    /** {@code kill -9}, then waits for the process to be gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.waldoconf.product;
+
+import dev.waldoconf.service.SwitchServer;
+import dev.waldoconf.snmp.SnmpVlanDevice;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * What {@code waldoconf serve} runs, as a process for the crash tests: one switch's service with
+ * the real SNMP driver. Arguments: name, SNMP port on 127.0.0.1, state directory. Prints
+ * {@code serving NAME at PORT} once it listens, then runs until killed.
+ */
+public final class ServeMain {
+    private ServeMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String name = args[0];
+        InetSocketAddress snmp = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1]));
+        Path stateDir = Path.of(args[2]);
+        SnmpVlanDevice device = SnmpVlanDevice.open(name, Fleet.writeTarget(snmp));
+        SwitchServer server = SwitchServer.start(name, device, new InetSocketAddress("127.0.0.1", 0), stateDir,
+                SwitchServer.defaultNet(name, stateDir), Clock.systemUTC());
+        System.out.println("serving " + name + " at " + server.address().getPort());
+        System.out.flush();
+        Thread.currentThread().join();
+    }
+}
