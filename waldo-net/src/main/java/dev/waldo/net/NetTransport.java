@@ -66,13 +66,22 @@ public final class NetTransport implements Transport {
     }
 
     /**
-     * Connects to the host at {@code address}. If the link later goes down,
+     * Connects to the host at {@code address}, or reuses the link this
+     * transport already opened to that address. If the link later goes down,
      * this transport dials the address again every heartbeat period until the
      * peer answers or the transport closes.
      *
      * @return completes with the peer's host id once the link is up
      */
     public CompletableFuture<String> connect(InetSocketAddress address) {
+        // One link per host: a second connection would replace the first and fail
+        // the calls in flight on it, so an address already linked is reused.
+        for (Map.Entry<Integer, InetSocketAddress> known : dialed.entrySet()) {
+            PeerLink link = links.get(known.getKey());
+            if (known.getValue().equals(address) && link != null && link.isActive()) {
+                return CompletableFuture.completedFuture(link.hostId());
+            }
+        }
         return node.connect(address).thenApply(link -> {
             dialed.put(HostNumbers.of(link.hostId()), address);
             return link.hostId();

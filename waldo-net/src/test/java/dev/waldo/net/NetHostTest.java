@@ -47,6 +47,21 @@ class NetHostTest {
     }
 
     @Test
+    void secondEndpointToTheSameHostSharesTheLinkAndLeavesTheFirstWorking() throws Exception {
+        try (NetHost server = start("server", Security.INSECURE);
+             NetHost client = start("client", Security.INSECURE)) {
+            InetSocketAddress address = server.listen(LOOPBACK, PeerEndpoint::create, null);
+            PeerEndpoint first = client.connect(address, PeerEndpoint::create);
+            PeerLink link = client.transport().link("server");
+            PeerEndpoint second = client.connect(address, PeerEndpoint::create);
+            assertThat(client.transport().link("server")).isSameAs(link);
+            assertThat(second.partner()).isNotEqualTo(first.partner());
+            assertThat(first.bump(1)).isEqualTo(2.0);
+            assertThat(second.bump(2)).isEqualTo(4.0);
+        }
+    }
+
+    @Test
     void connectToAPortWithoutFactoryIsRefused() throws Exception {
         try (NetHost server = start("server", Security.INSECURE);
              NetHost client = start("client", Security.INSECURE)) {
