@@ -50,9 +50,14 @@ public final class Host implements AutoCloseable {
     private volatile boolean closed;
 
     private Host(String id, Transport transport) {
+        this(id, transport, Scheduling.PRIMARIES);
+    }
+
+    private Host(String id, Transport transport, Scheduling scheduling) {
         this.id = id;
         this.transport = transport;
-        this.core = new HostCore(transport.localHost());
+        this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
+                scheduling == Scheduling.PRIMARIES);
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
         transport.start(new Receiver());
     }
@@ -60,6 +65,19 @@ public final class Host implements AutoCloseable {
     /** Creates a host named {@code name} on an in-memory network shared by the hosts of one JVM. */
     public static Host inMemory(InMemoryNetwork network, String name) {
         return new Host(name, network.attach(name));
+    }
+
+    /** How a host ranks conflicting transactions. */
+    public enum Scheduling {
+        /** Wound-wait with a primary per endpoint (paper §4.3): no endpoint starves. The default. */
+        PRIMARIES,
+        /** Plain wound-wait on timestamps: no fairness between endpoints; for comparison only. */
+        PLAIN_WOUND_WAIT
+    }
+
+    /** Creates an in-memory host that schedules with {@code scheduling}. */
+    public static Host inMemory(InMemoryNetwork network, String name, Scheduling scheduling) {
+        return new Host(name, network.attach(name), scheduling);
     }
 
     /** This host's id, unique on its network. */

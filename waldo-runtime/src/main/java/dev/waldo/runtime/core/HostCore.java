@@ -44,7 +44,8 @@ public final class HostCore {
     }
 
     private static final int TOMBSTONES = 100_000;
-    private static final int DEFAULT_RESEND_TICKS = 10;
+    /** How many ticks an unanswered commit-phase message waits before it is sent again. */
+    public static final int DEFAULT_RESEND_TICKS = 10;
 
     private final int host;
     private final int resendTicks;
@@ -54,7 +55,7 @@ public final class HostCore {
     private final Map<TxnId, TxnRecord> txns = new HashMap<>();
     private final Map<TxnId, RootRecord> roots = new HashMap<>();
     private final Map<TxnId, RootRecord> retrying = new HashMap<>();
-    private final Primaries primaries = new Primaries();
+    private final Primaries primaries;
     private final LockTable locks = new LockTable();
     private final Set<Integer> down = new HashSet<>();
     private final Set<TxnId> heuristicallyCommitted = new HashSet<>();
@@ -96,6 +97,16 @@ public final class HostCore {
 
     /** A core for host number {@code host} that re-sends unanswered commit messages every {@code resendTicks} ticks. */
     public HostCore(int host, int resendTicks) {
+        this(host, resendTicks, true);
+    }
+
+    /**
+     * A core that schedules with primaries (paper §4.3) or, with
+     * {@code primaries} false, by plain wound-wait on timestamps alone — the
+     * baseline the fairness benchmark compares against.
+     */
+    public HostCore(int host, int resendTicks, boolean primaries) {
+        this.primaries = new Primaries(primaries);
         this.host = host;
         this.resendTicks = Math.max(1, resendTicks);
     }

@@ -21,12 +21,21 @@ final class Primaries {
     }
 
     private final Map<Long, Line> lines = new HashMap<>();
+    private final boolean enabled;
+
+    /** @param enabled false for plain wound-wait: no root is ever primary */
+    Primaries(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     void add(RootRecord root) {
         lines.computeIfAbsent(root.object, o -> new Line()).outstanding.add(root);
     }
 
     boolean isPrimary(RootRecord root) {
+        if (!enabled) {
+            return false;
+        }
         Line line = lines.get(root.object);
         return line != null && !line.outstanding.isEmpty() && line.outstanding.first() == root;
     }
