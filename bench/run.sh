@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Waldo network benchmarks (waldo-net, dev.waldo.net.bench.Bench)
-# between two JVM processes on loopback and writes bench/RESULTS.md.
+# between two JVM processes on loopback, then the fairness benchmark
+# (primaries against plain wound-wait), and writes both into bench/RESULTS.md.
 #
 # Quick look: BENCH_OPTS="-Dbench.latencyTx=3000 -Dbench.runs=3 -Dbench.throughputTx=5000" bench/run.sh
 set -euo pipefail
@@ -12,5 +13,7 @@ select_jdk
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
 classpath="waldo-net/target/test-classes:waldo-net/target/classes:$(cat waldo-net/target/bench.classpath)"
 # shellcheck disable=SC2086 # BENCH_OPTS is a list of JVM options
-java -Xmx512m ${BENCH_OPTS:-} -cp "$classpath" dev.waldo.net.bench.Bench bench/RESULTS.md
+"$JAVA_HOME/bin/java" -Xmx512m ${BENCH_OPTS:-} -cp "$classpath" dev.waldo.net.bench.Bench bench/RESULTS.md
+bench/fairness/run.sh >/dev/null
+{ echo; sed 's/^# /## /' bench/fairness/RESULTS.md; } >> bench/RESULTS.md
 echo "wrote bench/RESULTS.md"
