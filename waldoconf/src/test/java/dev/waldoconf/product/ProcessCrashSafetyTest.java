@@ -94,7 +94,11 @@ class ProcessCrashSafetyTest {
     }
 
     private JavaProcess startOperator() throws Exception {
-        List<String> args = new ArrayList<>(List.of(dir.resolve("operator").toString(), Integer.toString(TRIAL_SECONDS)));
+        return startOperator(TRIAL_SECONDS);
+    }
+
+    private JavaProcess startOperator(int trialSeconds) throws Exception {
+        List<String> args = new ArrayList<>(List.of(dir.resolve("operator").toString(), Integer.toString(trialSeconds)));
         for (int i = 0; i < SWITCHES; i++) {
             args.add(switches.get(i).name() + "=" + servicePorts.get(i));
         }
@@ -132,13 +136,26 @@ class ProcessCrashSafetyTest {
 
     /**
      * The operator dies after every switch took the change but before the transaction is decided
-     * (the last switch prepares slowly). The change was never committed, let alone confirmed, so
-     * at the trial's deadline every switch must be old again.
+     * (the last switch prepares slowly), well before the trial's deadline. The change was never
+     * committed, let alone confirmed, so at the deadline every switch must be old again.
      */
     @Test
     void operatorKilledBeforeTheDecisionLeavesEverySwitchOld() throws Exception {
+        operatorKilledWhileTheLastSwitchPrepares(20);
+    }
+
+    /**
+     * As above, but the last switch's prepare outlasts the trial: the deadline passes while the
+     * operator still waits for its vote, and the operator dies after that.
+     */
+    @Test
+    void operatorKilledAfterTheDeadlinePassedUndecidedLeavesEverySwitchOld() throws Exception {
+        operatorKilledWhileTheLastSwitchPrepares(TRIAL_SECONDS);
+    }
+
+    private void operatorKilledWhileTheLastSwitchPrepares(int trialSeconds) throws Exception {
         fleet.control(SWITCHES - 1, "delay 700");  // the last switch prepares slowly: the others wait prepared
-        JavaProcess operator = startOperator();
+        JavaProcess operator = startOperator(trialSeconds);
         operator.awaitLine("applying");
         awaitPrepareReached(0);
         awaitPrepareReached(SWITCHES - 1);
