@@ -59,8 +59,38 @@ public final class SwitchBinding implements Binding {
         return Map.copyOf(preparedRecords);
     }
 
+    /** True while an undo failed and the switch may hold a change that did not commit. */
+    private volatile boolean undoOwed;
+
+    /** Whether an undo failed and {@link #reconcile} still has to put the switch right. */
+    public boolean undoOwed() {
+        return undoOwed;
+    }
+
+    /**
+     * Pushes {@code intended} (the last committed state) to the switch if an
+     * undo is owed and no transaction is between prepare and its decision
+     * here. Synchronized with prepare, commit and abort, so it never undoes a
+     * change that is being voted on.
+     *
+     * @return true once nothing is owed any more
+     */
+    public synchronized boolean reconcile(SwitchState intended) {
+        if (!undoOwed || !preparedRecords.isEmpty()) {
+            return !undoOwed;
+        }
+        try {
+            device.push(intended);
+            undoOwed = false;
+            LOG.info("{}: put the switch back to its intended state after a failed undo", device.name());
+        } catch (DeviceException e) {
+            LOG.warn("{}: the switch still holds part of a backed-out change: {}", device.name(), e.getMessage());
+        }
+        return !undoOwed;
+    }
+
     @Override
-    public Vote prepare(BoundTransaction transaction) throws Exception {
+    public synchronized Vote prepare(BoundTransaction transaction) throws Exception {
         Map<String, Object> changed = new HashMap<>();
         transaction.changes().forEach(change -> changed.put(change.variable(), change.after()));
         WaldoObject service = transaction.changes().get(0).owner();
@@ -78,6 +108,9 @@ public final class SwitchBinding implements Binding {
             pushedOver.put(transaction.id(), device.push(record.intended()));
             return Vote.yes();
         } catch (DeviceException e) {
+            if (!e.undone()) {
+                undoOwed = true;  // part of the change may be on the switch (it may have died mid-push)
+            }
             LOG.warn("{}: voting no: {}", device.name(), e.getMessage());
             return Vote.no(e.getMessage());
         }
@@ -97,7 +130,7 @@ public final class SwitchBinding implements Binding {
     }
 
     @Override
-    public void commit(BoundTransaction transaction) throws Exception {
+    public synchronized void commit(BoundTransaction transaction) throws Exception {
         pushedOver.remove(transaction.id());
         TrialRecord record = preparedRecords.remove(transaction.id());
         journal.commit();
@@ -107,7 +140,7 @@ public final class SwitchBinding implements Binding {
     }
 
     @Override
-    public void abort(BoundTransaction transaction) throws Exception {
+    public synchronized void abort(BoundTransaction transaction) throws Exception {
         preparedRecords.remove(transaction.id());
         SwitchState before = pushedOver.remove(transaction.id());
         try {
@@ -115,10 +148,12 @@ public final class SwitchBinding implements Binding {
                 device.push(before);
             }
         } catch (DeviceException e) {
-            // The switch holds part of a change that did not commit. The service
-            // reports it as drift; the next change or a restart pushes the
-            // intended state again.
-            LOG.error("{}: could not undo a backed-out change: {}", device.name(), e.getMessage());
+            // The switch holds part of a change that did not commit (it may be
+            // down). The service keeps trying to put it right (reconcile).
+            // Whatever the failed push left, it is not the intended state.
+            undoOwed = true;
+            LOG.error("{}: could not undo a backed-out change (will keep trying): {}", device.name(),
+                    e.getMessage());
         } finally {
             journal.abort();
         }

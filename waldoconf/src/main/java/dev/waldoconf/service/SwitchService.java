@@ -38,6 +38,7 @@ public final class SwitchService implements AutoCloseable {
     private final Host host;
     private final SwitchBinding binding;
     private final VlanSwitch service;
+    private final java.util.concurrent.atomic.AtomicBoolean reverting = new java.util.concurrent.atomic.AtomicBoolean();
 
     private SwitchService(String name, Host host, VlanDevice device, TrialJournal journal, Clock clock) {
         this.name = name;
@@ -50,6 +51,8 @@ public final class SwitchService implements AutoCloseable {
         this.binding = new SwitchBinding(device, journal, this::checkAtDeadline);
         host.bind("snmp", binding);
         this.service = VlanSwitch.create(host, name);
+        timer.scheduleWithFixedDelay(this::reconcileIfOwed, REVERT_RETRY.toMillis(), REVERT_RETRY.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -103,17 +106,19 @@ public final class SwitchService implements AutoCloseable {
 
     /**
      * The record to resume from. A prepared record without an outcome means the
-     * service stopped inside two-phase commit, and it wins, by the same rule as
-     * {@link #expire}: a staging resumes as a pending trial (the switch may hold
-     * the new state), which reverts at its deadline unless the change committed
-     * everywhere and gets confirmed; a confirm or revert is taken as committed,
-     * since every participant had voted yes.
+     * service stopped inside two-phase commit; it is resolved by the same rule
+     * as {@link #expire}: a staging is taken as backed out (the committed record
+     * stands, and restoring it puts back whatever part of the change reached the
+     * switch), a confirm or revert as committed.
      */
     private TrialRecord recoveredRecord() throws IOException {
         TrialRecord prepared = journal.prepared();
-        if (prepared != null) {
+        if (prepared != null && !prepared.hasTrial()) {
             journal.replaceCommitted(prepared);
             return prepared;
+        }
+        if (prepared != null) {
+            journal.abort();
         }
         return journal.committed();
     }
@@ -129,15 +134,31 @@ public final class SwitchService implements AutoCloseable {
     }
 
     /**
-     * The deadline of trial {@code change} passed. First end any transaction
-     * left in doubt because its coordinator vanished between prepare and
-     * commit: a staging (it sets a trial) is backed out, a confirm or revert
-     * (it ends one) is committed. Both converge: a staged change that some
-     * switches did commit reverts on them at this same deadline, since no
+     * The deadline of trial {@code change} passed. This never blocks the
+     * timer: it ends what a vanished coordinator left in doubt, starts the
+     * revert on a thread of its own (it may wait behind a transaction still
+     * being decided), and looks again every few seconds until the trial is
+     * gone and nothing it could depend on is left in doubt.
+     *
+     * <p>In doubt, a staging (it sets a trial) is backed out and a confirm or
+     * revert (it ends one) is committed. Both converge: a staged change that
+     * some switches did commit reverts on them at this same deadline, since no
      * confirm can succeed without this switch; a confirm or revert in doubt
-     * had every participant's yes. Then revert the trial if it is still pending.
+     * had every participant's yes.
      */
     private void expire(String change) {
+        resolveInDoubt();
+        boolean pendingHere = change.equals(service.committedValue("trial"));
+        if (!pendingHere && binding.prepared().isEmpty()) {
+            return;
+        }
+        if (pendingHere && reverting.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("trial-revert-" + name).start(() -> revert(change));
+        }
+        timer.schedule(() -> expire(change), REVERT_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void resolveInDoubt() {
         for (Map.Entry<String, TrialRecord> inDoubt : binding.prepared().entrySet()) {
             boolean commit = !inDoubt.getValue().hasTrial();
             if (host.resolveInDoubt(inDoubt.getKey(), commit)) {
@@ -145,15 +166,24 @@ public final class SwitchService implements AutoCloseable {
                         inDoubt.getKey(), commit ? "committed" : "backed out");
             }
         }
+    }
+
+    private void revert(String change) {
         try {
-            boolean reverted = service.revert(change);
-            if (reverted) {
+            if (service.revert(change)) {
                 LOG.info("{}: trial {} expired and was reverted", name, change);
             }
         } catch (TransactionAbortedException | WaldoException e) {
-            LOG.warn("{}: reverting expired trial {} failed ({}); trying again in {} s", name, change,
-                    e.getMessage(), REVERT_RETRY.toSeconds());
-            timer.schedule(() -> expire(change), REVERT_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            LOG.warn("{}: reverting expired trial {} failed ({}); trying again", name, change, e.getMessage());
+        } finally {
+            reverting.set(false);
+        }
+    }
+
+    /** Puts the switch right after a failed undo, once it answers again. */
+    private void reconcileIfOwed() {
+        if (binding.undoOwed()) {
+            binding.reconcile(WaldoState.state(service.committedValue("vlans"), service.committedValue("pvids")));
         }
     }
 
