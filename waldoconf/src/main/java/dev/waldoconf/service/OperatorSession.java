@@ -99,13 +99,6 @@ public final class OperatorSession implements AutoCloseable {
         return targets;
     }
 
-    /** The connected switches by name. */
-    public Map<String, ChangeRunner.Target> targetsByName() {
-        Map<String, ChangeRunner.Target> byName = new LinkedHashMap<>();
-        targets.forEach(target -> byName.put(target.name(), target));
-        return byName;
-    }
-
     /** Runs changes across the connected switches. */
     public ChangeRunner runner() {
         return runner;

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
@@ -186,10 +185,5 @@ public final class TrialJournal {
         SwitchState build() {
             return new SwitchState(vlans, pvids);
         }
-    }
-
-    /** The journal's files, for status output. */
-    public List<Path> files() {
-        return new ArrayList<>(List.of(committed, prepared));
     }
 }

@@ -120,9 +120,9 @@ final class ExprEmitter {
         Symbol symbol = scope.program.symbolOf(c);
         return switch (symbol) {
             case Symbol.FunctionSym function -> "this." + JavaNames.body(function.name()) + "("
-                    + arguments("$ctx", c.args()) + ")";
+                    + arguments(c.args()) + ")";
             case Symbol.SequenceSym sequence -> "this." + JavaNames.sequence(sequence.name()) + "("
-                    + arguments("$ctx", c.args()) + ")";
+                    + arguments(c.args()) + ")";
             case Symbol.BuiltinFn builtin -> builtin(builtin.builtin(), c.args());
             default -> throw new IllegalStateException("call " + c.name() + " resolves to " + symbol);
         };
@@ -158,7 +158,7 @@ final class ExprEmitter {
         Symbol symbol = scope.program.symbolOf(m);
         return switch (symbol) {
             case Symbol.FunctionSym function -> "this." + JavaNames.body(function.name()) + "("
-                    + arguments("$ctx", m.args()) + ")";
+                    + arguments(m.args()) + ")";
             case Symbol.RemoteCall remote -> remoteCall(m);
             case Symbol.BuiltinMethod method -> builtinMethod(method.method(), m);
             default -> throw new IllegalStateException("method " + m.name() + " resolves to " + symbol);
@@ -246,11 +246,11 @@ final class ExprEmitter {
         return literal.append(")").toString();
     }
 
-    /** Arguments are copied: the callee gets values of its own (value semantics). */
-    String arguments(String first, List<Expr> args) {
-        StringBuilder out = new StringBuilder(first);
+    /** {@code $ctx} then the arguments, copied: the callee gets values of its own (value semantics). */
+    private String arguments(List<Expr> args) {
+        StringBuilder out = new StringBuilder("$ctx");
         for (Expr arg : args) {
-            out.append(out.isEmpty() ? "" : ", ").append(emitCopy(arg));
+            out.append(", ").append(emitCopy(arg));
         }
         return out.toString();
     }

@@ -3,10 +3,8 @@ package dev.waldo.compiler.emit;
 import dev.waldo.compiler.check.CheckedProgram;
 import dev.waldo.compiler.check.KindInfo;
 import dev.waldo.compiler.check.Symbol;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What the emitter knows while it writes one Java method: the checked
@@ -19,7 +17,6 @@ final class MethodScope {
     final KindInfo owner;
     final boolean hasFrame;
     private final Map<Object, String> localNames = new IdentityHashMap<>();
-    private final Set<String> usedNames = new HashSet<>();
     private int temporaries;
 
     MethodScope(CheckedProgram program, KindInfo owner, boolean hasFrame) {
@@ -37,7 +34,6 @@ final class MethodScope {
     String declare(Object node, String waldoName) {
         String name = JavaNames.of(waldoName);
         localNames.put(node, name);
-        usedNames.add(name);
         return name;
     }
 

@@ -95,13 +95,13 @@ final class StmtEmitter {
     private boolean assignment(Stmt.Assign a) {
         Expr.BinaryOp op = a.op().binary();
         String value = op == null ? exprs.emitCopy(a.value())
-                : combined(exprs.emit(a.target()), op, exprs.emit(a.value()), exprs.typeOf(a.target()));
+                : combined(exprs.emit(a.target()), op, exprs.emit(a.value()));
         out.line("%s;", store(a.target(), value));
         return true;
     }
 
     /** {@code x op= v} reads the target once more; Waldo targets have no side effects of their own. */
-    private static String combined(String current, Expr.BinaryOp op, String value, Type type) {
+    private static String combined(String current, Expr.BinaryOp op, String value) {
         return switch (op) {
             case DIV -> "Builtins.divide(" + current + ", " + value + ")";
             default -> current + " " + op.symbol() + " (" + value + ")";
