@@ -66,12 +66,15 @@ public final class ChangeRunner {
      * {@code change} reverting after {@code trial}; with {@code trial} empty
      * the change is confirmed at once.
      *
+     * @return the deadline the services act on (whole seconds): when the trial
+     *     reverts, or, without a trial, the end of the self-confirm window
+     *
      * @throws ChangeRefusedException if a switch has a pending trial (nothing changed)
      * @throws TransactionAbortedException if a switch voted no (nothing changed anywhere)
      */
-    public void apply(String change, List<Target> targets, List<SwitchState> desired, java.util.Optional<Duration> trial) {
+    public Instant apply(String change, List<Target> targets, List<SwitchState> desired,
+            java.util.Optional<Duration> trial) {
         long deadline = clock.instant().plus(trial.orElse(SELF_CONFIRM_WINDOW)).getEpochSecond();
-        // The engine reports the same whole-second deadline the services act on.
         WList<WMap<Double, dev.waldoconf.services.Vlan>> vlans = new WList<>();
         WList<WMap<Double, Double>> pvids = new WList<>();
         for (SwitchState state : desired) {
@@ -85,6 +88,7 @@ public final class ChangeRunner {
         if (trial.isEmpty()) {
             coordinator.confirm(change, refs(targets));
         }
+        return Instant.ofEpochSecond(deadline);
     }
 
     /**
