@@ -4,12 +4,14 @@ import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
+import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.services.Structs;
 import dev.waldoconf.services.SwitchDesk;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * What {@code waldoconf serve} runs for one switch: a networked Waldo host
@@ -19,10 +21,11 @@ import java.time.Clock;
  * <p>State directory layout: {@code journal/} (the trial journal) and
  * {@code net/} (the host's TLS key, certificate and pinned peers).
  */
-public final class SwitchServer implements AutoCloseable {
+public final class SwitchServer implements RunningService {
     private final NetHost net;
     private final SwitchService service;
     private final InetSocketAddress address;
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     private SwitchServer(NetHost net, SwitchService service, InetSocketAddress address) {
         this.net = net;
@@ -65,9 +68,20 @@ public final class SwitchServer implements AutoCloseable {
     }
 
     @Override
+    public String switchName() {
+        return service.name();
+    }
+
+    @Override
+    public void awaitTermination() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
     public void close() {
         service.close();
         net.close();
         service.device().close();
+        stopped.countDown();
     }
 }

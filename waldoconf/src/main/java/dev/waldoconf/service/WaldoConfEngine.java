@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The change engine behind the {@code waldoconf} command: each switch has a
@@ -90,14 +89,12 @@ public final class WaldoConfEngine implements ChangeEngine {
         try (OperatorSession session = connect(entries)) {
             entries.forEach(entry -> progress.onProgress(entry.name(), Stage.CONNECTED, ""));
             String change = session.runner().newChangeId();
-            // Services keep deadlines in whole seconds; report the same instant they will act on.
-            Instant deadline = Instant.ofEpochSecond(
-                    clock.instant().plus(trial.orElse(ChangeRunner.SELF_CONFIRM_WINDOW)).getEpochSecond());
             entries.forEach(entry -> progress.onProgress(entry.name(), Stage.PREPARING,
                     steps(changing, entry.name()) + " step(s)"));
             List<SwitchState> desired = changing.stream().map(ResolvedPlan.SwitchChange::desired).toList();
+            Instant deadline;
             try {
-                session.runner().apply(change, session.targets(), desired, trial);
+                deadline = session.runner().apply(change, session.targets(), desired, trial);
             } catch (TransactionAbortedException e) {
                 return refused(change, entries, e.getMessage(), progress);
             } catch (ChangeRunner.ChangeRefusedException e) {
@@ -244,42 +241,13 @@ public final class WaldoConfEngine implements ChangeEngine {
         }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
-            SwitchServer server = SwitchServer.start(entry.name(), device, resolved(entry.service()),
+            return SwitchServer.start(entry.name(), device, resolved(entry.service()),
                     spec.stateDir(), SwitchServer.defaultNet(entry.name(), spec.stateDir()), clock);
-            return new Running(entry.name(), server);
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {
             throw new EngineException(EngineException.Kind.UNAVAILABLE, entry.name() + ": cannot use state directory "
                     + spec.stateDir() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** A running switch service. */
-    private static final class Running implements RunningService {
-        private final String name;
-        private final SwitchServer server;
-        private final CountDownLatch stopped = new CountDownLatch(1);
-
-        Running(String name, SwitchServer server) {
-            this.name = name;
-            this.server = server;
-        }
-
-        @Override
-        public String switchName() {
-            return name;
-        }
-
-        @Override
-        public void awaitTermination() throws InterruptedException {
-            stopped.await();
-        }
-
-        @Override
-        public void close() {
-            server.close();
-            stopped.countDown();
         }
     }
 }
