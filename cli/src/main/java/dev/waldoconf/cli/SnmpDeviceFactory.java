@@ -1,14 +1,13 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Credentials;
 import dev.waldoconf.config.DeviceFactory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
-import dev.waldoconf.snmp.SnmpCredentials;
 import dev.waldoconf.snmp.SnmpTarget;
 import dev.waldoconf.snmp.SnmpVlanDevice;
-import java.net.InetSocketAddress;
 import java.util.Map;
 
 /**
@@ -24,30 +23,12 @@ final class SnmpDeviceFactory implements DeviceFactory {
 
     @Override
     public VlanDevice open(SwitchEntry entry, Credentials credentials) throws DeviceException {
-        SnmpCredentials snmp;
+        SnmpTarget target;
         try {
-            snmp = toSnmp(credentials);
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            throw new DeviceException(entry.name() + ": credentials '" + credentials.name() + "': " + e.getMessage(),
-                    true, null);
+            target = AgentTargets.of(entry, credentials, environment);
+        } catch (IllegalArgumentException e) {
+            throw new DeviceException(e.getMessage(), true, e);  // nothing was sent to the switch
         }
-        InetSocketAddress address = new InetSocketAddress(entry.snmp().host(), entry.snmp().port());
-        if (address.isUnresolved()) {
-            throw new DeviceException(entry.name() + ": cannot resolve SNMP host '" + entry.snmp().host()
-                    + "'; check the inventory", true);
-        }
-        return SnmpVlanDevice.open(entry.name(), SnmpTarget.of(address, snmp));
-    }
-
-    private SnmpCredentials toSnmp(Credentials credentials) {
-        return switch (credentials) {
-            case Credentials.Community community ->
-                    new SnmpCredentials.Community(community.community().resolve(environment).revealString());
-            case Credentials.Usm usm -> new SnmpCredentials.Usm(usm.user(),
-                    SnmpCredentials.Auth.fromLabel(usm.authProtocol()),
-                    usm.authPassphrase().resolve(environment).revealString(),
-                    SnmpCredentials.Priv.fromLabel(usm.privProtocol()),
-                    usm.privPassphrase().resolve(environment).revealString());
-        };
+        return SnmpVlanDevice.open(entry.name(), target);
     }
 }

@@ -6,6 +6,7 @@ import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.WaldoObject;
+import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;

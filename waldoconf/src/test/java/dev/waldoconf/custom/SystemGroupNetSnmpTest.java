@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.waldo.net.NetConfig;
 import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.config.SwitchEntry;

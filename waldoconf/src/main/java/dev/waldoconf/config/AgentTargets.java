@@ -1,17 +1,16 @@
-package dev.waldoconf.custom;
+package dev.waldoconf.config;
 
-import dev.waldoconf.config.Credentials;
-import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.snmp.SnmpCredentials;
 import dev.waldoconf.snmp.SnmpTarget;
 import java.net.InetSocketAddress;
 import java.util.Map;
 
 /**
- * The SNMP agent of an inventory entry as {@link dev.waldoconf.snmp.SnmpScalars} needs it. Secrets
- * are read from the environment or their file only here, and never appear in a message.
+ * The SNMP agent of an inventory entry, as the SNMP driver and {@link dev.waldoconf.snmp.SnmpScalars}
+ * need it. Secrets are read from the environment or their file only here, and never appear in a
+ * message.
  */
-final class AgentTargets {
+public final class AgentTargets {
     private AgentTargets() {
     }
 
@@ -22,7 +21,7 @@ final class AgentTargets {
      * @throws IllegalArgumentException naming the switch and what to fix (a missing secret, an
      *     unresolvable host), never a secret
      */
-    static SnmpTarget of(SwitchEntry entry, Credentials credentials, Map<String, String> environment) {
+    public static SnmpTarget of(SwitchEntry entry, Credentials credentials, Map<String, String> environment) {
         SnmpCredentials snmp;
         try {
             snmp = switch (credentials) {
