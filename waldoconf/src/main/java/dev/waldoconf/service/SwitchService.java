@@ -12,10 +12,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class SwitchService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchService.class);
-    /** How long to wait before trying a failed revert again (the switch may be back by then). */
-    static final Duration REVERT_RETRY = Duration.ofSeconds(5);
+    /**
+     * How often the service looks again at what it must still put right: an
+     * expired trial not yet reverted, a transaction left in doubt, an undo owed
+     * to a switch that did not answer.
+     */
+    static final Duration RECHECK_INTERVAL = Duration.ofSeconds(5);
 
     private final String name;
     private final VlanDevice device;
@@ -38,7 +44,7 @@ public final class SwitchService implements AutoCloseable {
     private final Host host;
     private final SwitchBinding binding;
     private final VlanSwitch service;
-    private final java.util.concurrent.atomic.AtomicBoolean reverting = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean reverting = new AtomicBoolean();
 
     private SwitchService(String name, Host host, VlanDevice device, TrialJournal journal, Clock clock) {
         this.name = name;
@@ -51,7 +57,7 @@ public final class SwitchService implements AutoCloseable {
         this.binding = new SwitchBinding(device, journal, this::checkAtDeadline);
         host.bind("snmp", binding);
         this.service = VlanSwitch.create(host, name);
-        timer.scheduleWithFixedDelay(this::reconcileIfOwed, REVERT_RETRY.toMillis(), REVERT_RETRY.toMillis(),
+        timer.scheduleWithFixedDelay(this::reconcileIfOwed, RECHECK_INTERVAL.toMillis(), RECHECK_INTERVAL.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
 
@@ -100,7 +106,7 @@ public final class SwitchService implements AutoCloseable {
                 WaldoState.vlans(record.before()), WaldoState.pvids(record.before()));
         if (record.hasTrial()) {
             LOG.info("{}: recovered pending trial {} (deadline {})", name, record.trial(),
-                    java.time.Instant.ofEpochSecond(record.deadlineEpochSeconds()));
+                    Instant.ofEpochSecond(record.deadlineEpochSeconds()));
         }
     }
 
@@ -155,7 +161,7 @@ public final class SwitchService implements AutoCloseable {
         if (pendingHere && reverting.compareAndSet(false, true)) {
             Thread.ofVirtual().name("trial-revert-" + name).start(() -> revert(change));
         }
-        timer.schedule(() -> expire(change), REVERT_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(() -> expire(change), RECHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void resolveInDoubt() {

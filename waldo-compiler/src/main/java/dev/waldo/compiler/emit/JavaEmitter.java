@@ -60,7 +60,7 @@ public final class JavaEmitter {
         out.javadoc("Makes empty instances of this program's structs by name, for transports.");
         out.open("public final class %s", className);
         out.open("private %s()", className).close().blank();
-        out.javadoc("A new " + "struct of the given name with default fields, or null if the program has none.");
+        out.javadoc("A new struct of the given name with default fields, or null if the program has none.");
         out.open("public static WStruct create(String name)");
         out.open("return switch (name)");
         for (StructInfo struct : program.structs().values()) {
