@@ -7,6 +7,7 @@ import dev.waldo.runtime.core.Priority;
 import dev.waldo.runtime.core.TxnId;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageCodec;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -124,6 +125,27 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
                 participants.add(hostNumber(alias));
             }
             return participants;
+        }
+
+        /** Aliases of {@code hosts} except the two ends of this connection, which the receiver adds back. */
+        List<Integer> thirdPartyAliases(Set<Integer> hosts) {
+            List<Integer> aliases = new ArrayList<>();
+            for (int number : hosts) {
+                if (number != localHost && number != peerHost) {
+                    aliases.add(hostAlias(number));
+                }
+            }
+            return aliases;
+        }
+
+        /** The inverse of the peer's {@link #thirdPartyAliases}, for a set that held the receiver. */
+        Set<Integer> receiverAnd(List<Integer> aliases) {
+            Set<Integer> hosts = new HashSet<>();
+            hosts.add(localHost);
+            for (int alias : aliases) {
+                hosts.add(hostNumber(alias));
+            }
+            return hosts;
         }
 
         /**

@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>a Vote is an answer to a Prepare this host sent that peer, for an attempt this host coordinates;</li>
  *   <li>a Reply answers a Call this host sent that peer;</li>
  *   <li>a Prepare or Commit comes from the attempt's coordinator (its root's host), for an attempt
- *       that reached this host in a Call.</li>
+ *       that reached this host in a Call;</li>
+ *   <li>a Query concerns an attempt this host coordinates or that reached it in a Call;</li>
+ *   <li>an Answer answers a Query this host sent that peer.</li>
  * </ul>
  * A violation closes the peer's connection; the core never sees the message.
  */
@@ -25,6 +27,7 @@ final class ProtocolGuard {
     private final int localHost;
     private final Map<Integer, Recent<TxnId>> preparesSent = new ConcurrentHashMap<>();
     private final Map<Integer, Recent<Long>> callsSent = new ConcurrentHashMap<>();
+    private final Map<Integer, Recent<TxnId>> queriesSent = new ConcurrentHashMap<>();
     /** Highest attempt serial that reached this host in a Call, by root host. */
     private final Map<Integer, Long> highestCalled = new ConcurrentHashMap<>();
 
@@ -37,6 +40,7 @@ final class ProtocolGuard {
         switch (message) {
             case Message.Prepare prepare -> recent(preparesSent, to).add(prepare.txn());
             case Message.Call call -> recent(callsSent, to).add(call.callId());
+            case Message.Query query -> recent(queriesSent, to).add(query.txn());
             default -> { }
         }
     }
@@ -58,6 +62,17 @@ final class ProtocolGuard {
             }
             case Message.Prepare prepare -> checkFromCoordinator(from, prepare.txn(), "prepare");
             case Message.Commit commit -> checkFromCoordinator(from, commit.txn(), "commit");
+            case Message.Query query -> {
+                if (query.txn().host() != localHost) {
+                    checkReachedHere(query.txn(), "query");
+                }
+            }
+            case Message.Answer answer -> {
+                if (!recent(queriesSent, from).contains(answer.txn())) {
+                    throw new ProtocolViolationException("answer about attempt " + answer.txn()
+                            + ", which this host never asked that peer about");
+                }
+            }
             default -> { }
         }
     }
@@ -77,6 +92,10 @@ final class ProtocolGuard {
             throw new ProtocolViolationException(what + " for attempt " + txn
                     + " from a host that does not coordinate it");
         }
+        checkReachedHere(txn, what);
+    }
+
+    private void checkReachedHere(TxnId txn, String what) {
         Long highest = highestCalled.get(txn.host());
         if (highest == null || txn.serial() > highest) {
             throw new ProtocolViolationException(what + " for unknown transaction " + txn

@@ -1,6 +1,7 @@
 package dev.waldo.net;
 
 import dev.waldo.net.wire.Ack;
+import dev.waldo.net.wire.Answer;
 import dev.waldo.net.wire.Backout;
 import dev.waldo.net.wire.Call;
 import dev.waldo.net.wire.Commit;
@@ -9,6 +10,7 @@ import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Invocation;
 import dev.waldo.net.wire.Prepare;
 import dev.waldo.net.wire.Promote;
+import dev.waldo.net.wire.Query;
 import dev.waldo.net.wire.Reply;
 import dev.waldo.net.wire.Response;
 import dev.waldo.net.wire.StepInvocation;
@@ -50,12 +52,16 @@ final class WireMessages {
             case Message.Wound ignored -> frame.setWound(Wound.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Promote promote -> frame.setPromote(Promote.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setPriority(aliases.priority(promote.priority(), txn, clock)));
-            case Message.Prepare ignored -> frame.setPrepare(Prepare.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Prepare prepare -> frame.setPrepare(Prepare.newBuilder().setTxnHost(host).setTxnSerial(serial)
+                    .addAllParticipants(aliases.thirdPartyAliases(prepare.participants())));
             case Message.Vote vote -> frame.setVote(Vote.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setVerdictValue(vote.verdict().ordinal()).setReason(vote.reason() == null ? "" : vote.reason()));
             case Message.Commit ignored -> frame.setCommit(Commit.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Query ignored -> frame.setQuery(Query.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Answer answer -> frame.setAnswer(Answer.newBuilder().setTxnHost(host).setTxnSerial(serial)
+                    .setOutcomeValue(answer.outcome().ordinal()));
         }
     }
 
@@ -150,11 +156,14 @@ final class WireMessages {
             case REPLY -> decodeReply(frame.getReply());
             case WOUND -> new Message.Wound(txn(frame.getWound().getTxnHost(), frame.getWound().getTxnSerial()));
             case PROMOTE -> decodePromote(frame.getPromote(), clock);
-            case PREPARE -> new Message.Prepare(txn(frame.getPrepare().getTxnHost(), frame.getPrepare().getTxnSerial()));
+            case PREPARE -> new Message.Prepare(txn(frame.getPrepare().getTxnHost(), frame.getPrepare().getTxnSerial()),
+                    aliases.receiverAnd(frame.getPrepare().getParticipantsList()));
             case VOTE -> decodeVote(frame.getVote());
             case COMMIT -> new Message.Commit(txn(frame.getCommit().getTxnHost(), frame.getCommit().getTxnSerial()));
             case BACKOUT -> new Message.Backout(txn(frame.getBackout().getTxnHost(), frame.getBackout().getTxnSerial()));
             case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
+            case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()));
+            case ANSWER -> decodeAnswer(frame.getAnswer());
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
             case HEARTBEAT, ATTACH, ATTACHED -> throw new IllegalStateException(frame.getBodyCase()
                     + " frames never reach the core");
@@ -217,6 +226,14 @@ final class WireMessages {
         Message.Verdict verdict = Message.Verdict.values()[vote.getVerdictValue()];
         String reason = vote.getReason().isEmpty() ? null : vote.getReason();
         return new Message.Vote(txn(vote.getTxnHost(), vote.getTxnSerial()), verdict, reason);
+    }
+
+    private Message decodeAnswer(Answer answer) {
+        if (answer.getOutcome() == Answer.Outcome.UNRECOGNIZED) {
+            throw new ProtocolViolationException("answer with unknown outcome " + answer.getOutcomeValue());
+        }
+        return new Message.Answer(txn(answer.getTxnHost(), answer.getTxnSerial()),
+                Message.Outcome.values()[answer.getOutcomeValue()]);
     }
 
     private Map<String, Object> changes(List<Entry> entries) {

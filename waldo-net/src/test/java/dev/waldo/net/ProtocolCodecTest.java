@@ -112,12 +112,24 @@ class ProtocolCodecTest {
             }
         });
 
-        assertThat(aToB(new Message.Prepare(txn), 51)).isEqualTo(new Message.Prepare(txn));
+        assertThat(aToB(new Message.Prepare(txn, Set.of(b, c)), 51)).isEqualTo(new Message.Prepare(txn, Set.of(b, c)));
         assertThat(bToA(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"), 52))
                 .isEqualTo(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"));
         assertThat(aToB(new Message.Commit(txn), 53)).isEqualTo(new Message.Commit(txn));
         assertThat(bToA(new Message.Ack(txn), 54)).isEqualTo(new Message.Ack(txn));
         assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();
+    }
+
+    @Test
+    void cooperativeTerminationQueryAndAnswerArriveIntact() {
+        TxnId txn = new TxnId(a, 12);
+        Priority priority = new Priority(false, 40, a, 12);
+        aToB(new Message.Call(txn, priority, ((long) a << 40) | 1, NetBridge.invocation(7, "f", new Object[0])), 10);
+        assertThat(aToB(new Message.Prepare(txn, Set.of(b)), 11)).isEqualTo(new Message.Prepare(txn, Set.of(b)));
+        assertThat(bToA(new Message.Query(txn), 12)).isEqualTo(new Message.Query(txn));
+        for (Message.Outcome outcome : Message.Outcome.values()) {
+            assertThat(aToB(new Message.Answer(txn, outcome), 13)).isEqualTo(new Message.Answer(txn, outcome));
+        }
     }
 
     @Test

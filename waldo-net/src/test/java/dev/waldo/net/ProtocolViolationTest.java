@@ -3,11 +3,13 @@ package dev.waldo.net;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waldo.net.testing.PeerEndpoint;
+import dev.waldo.net.wire.Answer;
 import dev.waldo.net.wire.Call;
 import dev.waldo.net.wire.Commit;
 import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.NameDefinition;
 import dev.waldo.net.wire.Priority;
+import dev.waldo.net.wire.Query;
 import dev.waldo.net.wire.Reply;
 import dev.waldo.net.wire.StepInvocation;
 import dev.waldo.net.wire.Vote;
@@ -85,6 +87,21 @@ class ProtocolViolationTest {
         Frame commit = Frame.newBuilder().setCommit(Commit.newBuilder().setTxnHost(SENDER).setTxnSerial(9)).build();
         assertThat(closeReasonAfter(commit)).isEqualTo("protocol violation: commit for unknown transaction "
                 + HostNumbers.of("peer") + ".9: it never reached this host");
+    }
+
+    @Test
+    void answerToAQueryNeverAskedClosesTheConnection() {
+        Frame answer = Frame.newBuilder().setAnswer(Answer.newBuilder().setTxnHost(SENDER).setTxnSerial(4)
+                .setOutcome(Answer.Outcome.COMMITTED)).build();
+        assertThat(closeReasonAfter(answer)).isEqualTo("protocol violation: answer about attempt "
+                + HostNumbers.of("peer") + ".4, which this host never asked that peer about");
+    }
+
+    @Test
+    void queryAboutAnAttemptThatNeverReachedThisHostClosesTheConnection() {
+        Frame query = Frame.newBuilder().setQuery(Query.newBuilder().setTxnHost(SENDER).setTxnSerial(6)).build();
+        assertThat(closeReasonAfter(query)).isEqualTo("protocol violation: query for unknown transaction "
+                + HostNumbers.of("peer") + ".6: it never reached this host");
     }
 
     @Test

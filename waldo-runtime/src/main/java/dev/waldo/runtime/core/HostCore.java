@@ -4,12 +4,14 @@ import dev.waldo.runtime.core.Decision.Result;
 import dev.waldo.runtime.core.Message.Verdict;
 import dev.waldo.runtime.core.TxnRecord.State;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The transaction protocol of one host as a pure state machine: the lock
@@ -106,9 +108,21 @@ public final class HostCore {
      * baseline the fairness benchmark compares against.
      */
     public HostCore(int host, int resendTicks, boolean primaries) {
+        this(host, resendTicks, primaries, 0);
+    }
+
+    /**
+     * A core whose attempt serials start above {@code serialBase}. A host that
+     * can restart under the same number passes a base above every serial an
+     * earlier run could have used (its transport's
+     * {@code attemptSerialBase}), so that no peer mistakes a new attempt for
+     * an old one it remembers as ended.
+     */
+    public HostCore(int host, int resendTicks, boolean primaries, long serialBase) {
         this.primaries = new Primaries(primaries);
         this.host = host;
         this.resendTicks = Math.max(1, resendTicks);
+        this.serials = serialBase;
     }
 
     /** This host's number. */
@@ -288,7 +302,7 @@ public final class HostCore {
     // ---- two-phase commit ------------------------------------------------------------------
 
     private void startVoting(RootRecord root, TxnRecord record) {
-        root.participants = Set.copyOf(record.participants);
+        root.participants = inOrder(record.participants);
         for (int participant : root.participants) {
             if (down.contains(participant)) {
                 // A participant holds effects of this attempt but cannot commit them: retry,
@@ -304,7 +318,7 @@ public final class HostCore {
         root.awaiting.add(host);
         root.ticksSinceSend = 0;
         for (int participant : root.participants) {
-            send(participant, new Message.Prepare(record.id));
+            send(participant, new Message.Prepare(record.id, root.participants));
         }
         decisions.add(new Decision.PrepareLocal(record.id));
     }
@@ -335,6 +349,9 @@ public final class HostCore {
             return;
         }
         deliverVote(record);
+        if (record.coordinator != host && down.contains(record.coordinator)) {
+            coordinatorLost(record);
+        }
     }
 
     private void deliverVote(TxnRecord record) {
@@ -386,7 +403,7 @@ public final class HostCore {
         root.awaiting.clear();
         TxnRecord record = txns.get(root.attempt);
         if (root.participants.isEmpty() && record != null) {
-            root.participants = Set.copyOf(record.neighbours(host));
+            root.participants = inOrder(record.neighbours(host));
         }
         tellParticipants(root, new Message.Backout(root.attempt));
         if (record != null) {
@@ -584,11 +601,13 @@ public final class HostCore {
             case Message.Reply reply -> onReply(reply);
             case Message.Wound wound -> onWound(wound.txn());
             case Message.Promote promote -> onPromote(from, promote);
-            case Message.Prepare prepare -> onPrepare(from, prepare.txn());
+            case Message.Prepare prepare -> onPrepare(from, prepare);
             case Message.Vote vote -> onVote(from, vote);
             case Message.Commit commit -> onCommit(from, commit.txn());
             case Message.Backout backout -> onBackout(from, backout.txn());
             case Message.Ack ack -> onAck(from, ack.txn());
+            case Message.Query query -> send(from, new Message.Answer(query.txn(), outcomeOf(query.txn())));
+            case Message.Answer answer -> onAnswer(from, answer);
         }
     }
 
@@ -651,7 +670,8 @@ public final class HostCore {
         }
     }
 
-    private void onPrepare(int from, TxnId txn) {
+    private void onPrepare(int from, Message.Prepare prepare) {
+        TxnId txn = prepare.txn();
         TxnRecord record = txns.get(txn);
         if (record == null || record.state == State.WOUNDED || record.active > 0) {
             send(from, new Message.Vote(txn, Verdict.WOUNDED, "attempt " + txn + " was backed out on host " + host));
@@ -667,6 +687,10 @@ public final class HostCore {
         if (record.state == State.ACTIVE) {
             record.state = State.PREPARING;
             record.coordinator = from;
+            Set<Integer> peers = new TreeSet<>(prepare.participants());
+            peers.remove(host);
+            peers.remove(from);
+            record.peers = Collections.unmodifiableSet(peers);
             decisions.add(new Decision.PrepareLocal(txn));
         }
     }
@@ -698,6 +722,81 @@ public final class HostCore {
         abandon(record);
     }
 
+    // ---- cooperative termination ----------------------------------------------------------
+
+    /**
+     * The coordinator of a prepared attempt became unreachable. A no vote
+     * means the coordinator cannot commit: back out now. After a yes vote the
+     * outcome is unknown here; the peers may know it (one committed, or one
+     * never voted yes and so can veto), so ask them, and keep asking on ticks.
+     */
+    private void coordinatorLost(TxnRecord record) {
+        if (record.state != State.PREPARED) {
+            return; // still preparing: vote() comes back here once the bindings voted
+        }
+        if (record.localVote != Verdict.YES) {
+            backoutLocal(record);
+            return;
+        }
+        record.inDoubt = true;
+        queryAll(record);
+    }
+
+    private void queryAll(TxnRecord record) {
+        record.ticksSinceQuery = 0;
+        for (int peer : record.peers) {
+            query(record, peer);
+        }
+        query(record, record.coordinator); // back, perhaps after a restart: it may still know
+    }
+
+    private void query(TxnRecord record, int to) {
+        if (!down.contains(to)) {
+            send(to, new Message.Query(record.id));
+        }
+    }
+
+    /**
+     * What this host can tell a participant that asks about {@code txn}. A
+     * host that has not voted yes vetoes: it backs the attempt out (so it
+     * never votes yes later) and answers backed out. A host that voted yes,
+     * or that forgot the attempt (it may have restarted after committing),
+     * cannot say.
+     */
+    private Message.Outcome outcomeOf(TxnId txn) {
+        RootRecord root = roots.get(txn);
+        if (root != null) {
+            return root.phase != RootRecord.Phase.DECIDED ? Message.Outcome.UNDECIDED
+                    : root.result == Result.COMMITTED ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT;
+        }
+        TxnRecord record = txns.get(txn);
+        if (record == null) {
+            Boolean committed = ended.get(txn);
+            return committed == null ? Message.Outcome.UNDECIDED
+                    : committed ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT;
+        }
+        return switch (record.state) {
+            case ACTIVE, WOUNDED -> {
+                abandon(record);
+                yield Message.Outcome.BACKED_OUT;
+            }
+            case PREPARING -> Message.Outcome.UNDECIDED;
+            case PREPARED -> record.localVote == Verdict.YES ? Message.Outcome.UNDECIDED : Message.Outcome.BACKED_OUT;
+        };
+    }
+
+    private void onAnswer(int from, Message.Answer answer) {
+        TxnRecord record = txns.get(answer.txn());
+        if (record == null || !record.inDoubt) {
+            return; // decided meanwhile, or an answer this host never needed
+        }
+        switch (answer.outcome()) {
+            case COMMITTED -> installLocal(record);
+            case BACKED_OUT -> backoutLocal(record);
+            case UNDECIDED -> { } // asked again on a later tick
+        }
+    }
+
     /**
      * Ends, on this host alone, an attempt that prepared here and whose
      * coordinator is unreachable (it is "in doubt"): installs it if
@@ -710,8 +809,7 @@ public final class HostCore {
      */
     public boolean resolveInDoubt(TxnId txn, boolean commit) {
         TxnRecord record = txns.get(txn);
-        if (record == null || !record.prepared() || record.coordinator == host
-                || !down.contains(record.coordinator)) {
+        if (record == null || !lostCoordinator(record)) {
             return false;
         }
         if (commit) {
@@ -724,6 +822,12 @@ public final class HostCore {
         return true;
     }
 
+    /** Prepared here, coordinated elsewhere, and the coordinator is (or was, since the vote) unreachable. */
+    private boolean lostCoordinator(TxnRecord record) {
+        return record.prepared() && record.coordinator != host
+                && (record.inDoubt || down.contains(record.coordinator));
+    }
+
     /** How many heuristic decisions turned out to disagree with their coordinator's. */
     public int heuristicHazards() {
         return heuristicHazards;
@@ -733,7 +837,7 @@ public final class HostCore {
     public List<TxnId> inDoubt() {
         List<TxnId> inDoubt = new ArrayList<>();
         for (TxnRecord record : txns.values()) {
-            if (record.prepared() && record.coordinator != host && down.contains(record.coordinator)) {
+            if (lostCoordinator(record)) {
                 inDoubt.add(record.id);
             }
         }
@@ -754,6 +858,8 @@ public final class HostCore {
             if (!record.prepared() && txns.containsKey(record.id)
                     && (record.id.host() == lost || record.callers.contains(lost))) {
                 abandon(record);
+            } else if (record.prepared() && record.coordinator == lost && !record.inDoubt) {
+                coordinatorLost(record);
             }
         }
         for (RootRecord root : List.copyOf(roots.values())) {
@@ -783,6 +889,11 @@ public final class HostCore {
         for (Undelivered owed : undelivered.values()) {
             if (owed.hosts.contains(reached)) {
                 send(reached, owed.decision);
+            }
+        }
+        for (TxnRecord record : txns.values()) {
+            if (record.inDoubt && (record.peers.contains(reached) || record.coordinator == reached)) {
+                query(record, reached);
             }
         }
     }
@@ -816,13 +927,27 @@ public final class HostCore {
                 }
             }
         }
+        for (TxnRecord record : txns.values()) {
+            if (record.inDoubt && ++record.ticksSinceQuery >= resendTicks) {
+                queryAll(record);
+            }
+        }
     }
 
     private Message resendable(RootRecord root) {
         if (root.phase == RootRecord.Phase.VOTING) {
-            return new Message.Prepare(root.attempt);
+            return new Message.Prepare(root.attempt, root.participants);
         }
         return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
+    }
+
+    /**
+     * A fixed copy of a host set that iterates in host order: {@code Set.copyOf}
+     * iterates in an order salted per JVM, and the core must send the same
+     * messages in the same order for the same inputs (simulation seeds replay).
+     */
+    private static Set<Integer> inOrder(Set<Integer> hosts) {
+        return Collections.unmodifiableSet(new TreeSet<>(hosts));
     }
 
     private void send(int to, Message message) {

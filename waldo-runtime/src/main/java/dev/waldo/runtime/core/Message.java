@@ -33,8 +33,13 @@ public sealed interface Message {
     record Promote(TxnId txn, Priority priority) implements Message {
     }
 
-    /** Phase one of commit: the attempt finished; prepare and vote. */
-    record Prepare(TxnId txn) implements Message {
+    /**
+     * Phase one of commit: the attempt finished; prepare and vote.
+     * {@code participants} are every host asked to prepare (the coordinator
+     * aside), so that a participant that loses the coordinator after voting
+     * yes knows whom to {@link Query}.
+     */
+    record Prepare(TxnId txn, Set<Integer> participants) implements Message {
     }
 
     /** A participant's answer to {@link Prepare}. */
@@ -51,6 +56,28 @@ public sealed interface Message {
 
     /** The receiver of a {@link Commit} or {@link Backout} has applied it. */
     record Ack(TxnId txn) implements Message {
+    }
+
+    /**
+     * Cooperative termination: the sender voted yes, then lost the
+     * coordinator, and asks another participant (or the coordinator, once
+     * reachable again) what it knows of the outcome.
+     */
+    record Query(TxnId txn) implements Message {
+    }
+
+    /** The answer to a {@link Query}. */
+    record Answer(TxnId txn, Outcome outcome) implements Message {
+    }
+
+    /** What the answerer of a {@link Query} knows. */
+    enum Outcome {
+        /** The attempt committed there: commit. */
+        COMMITTED,
+        /** The attempt was backed out there, or can no longer commit because the answerer never voted yes. */
+        BACKED_OUT,
+        /** The answerer voted yes too, or does not know: ask again later. */
+        UNDECIDED
     }
 
     /** What a participant says in its {@link Vote}. */

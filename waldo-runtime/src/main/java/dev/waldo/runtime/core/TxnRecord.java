@@ -43,6 +43,16 @@ final class TxnRecord {
     boolean backoutAfterVote;
     /** Bindings took part: acknowledge only once the host layer reports them finished. */
     boolean finishLater;
+    /** The other hosts the coordinator asked to prepare (not this host, not the coordinator). */
+    Set<Integer> peers = Set.of();
+    /**
+     * Voted yes, then lost the coordinator: the outcome is asked of the peers
+     * (cooperative termination) until one knows it or the coordinator's
+     * decision arrives.
+     */
+    boolean inDoubt;
+    /** Ticks since the peers were last asked. */
+    int ticksSinceQuery;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

@@ -191,6 +191,8 @@ final class ScriptedCore {
             case Message.Commit commit -> "Commit " + attempt;
             case Message.Backout backout -> "Backout " + attempt;
             case Message.Ack ack -> "Ack " + attempt;
+            case Message.Query query -> "Query " + attempt;
+            case Message.Answer answer -> "Answer " + attempt + " " + answer.outcome();
         };
     }
 

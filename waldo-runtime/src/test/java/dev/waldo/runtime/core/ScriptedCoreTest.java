@@ -224,10 +224,11 @@ class ScriptedCoreTest {
             deliver a b
             vote a T1 yes
             vote b T1 yes       # b is prepared; its vote is on the way
-            cut a b             # lost with the link: a backs out, b stays prepared
-            heal a b            # the owed backout goes out
+            cut a b             # lost with the link: a backs out, b stays prepared (in doubt)
+            heal a b            # the owed backout goes out; b asks a, back, what it knows
             deliver a b
-            deliver b a
+            deliver b a all
+            deliver a b         # a's answer comes after b learned the outcome: ignored
             tick a 2
             """);
         assertThat(trace).isEqualTo("""
@@ -255,10 +256,324 @@ class ScriptedCoreTest {
               a: root T1 RETRY
             > heal a b
               a -> b: Backout T1
+              b -> a: Query T1
             > deliver a b
               b: discard T1 (prepared)
               b -> a: Ack T1
-            > deliver b a
+            > deliver b a all
+              a -> b: Answer T1 BACKED_OUT
+            > deliver a b
             > tick a 2""");
+    }
+
+    /** Cooperative termination: the coordinator's Commit reached b but not c; c, in doubt, learns the commit from b. */
+    @Test
+    void inDoubtParticipantLearnsTheCommitFromAPeer() {
+        String trace = new ScriptedCore("a", "b", "c").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 y
+            deliver c a
+            done a T1
+            deliver a b
+            deliver a c
+            vote b T1 yes
+            vote c T1 yes
+            vote a T1 yes
+            deliver b a
+            deliver c a          # a decides commit
+            deliver a b          # b commits
+            cut a c              # the Commit to c is lost with the link: c is in doubt and asks b
+            deliver c b
+            deliver b c
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > call a T1 c
+              a -> c: Call T1 (primary)
+            > deliver a c
+              c: run call of T1
+            > serve c T1 y
+              granted
+              c -> a: Reply T1
+            > deliver c a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+              a -> c: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > deliver a c
+              c: prepare T1
+            > vote b T1 yes
+              b -> a: Vote T1 YES
+            > vote c T1 yes
+              c -> a: Vote T1 YES
+            > vote a T1 yes
+            > deliver b a
+            > deliver c a
+              a: install T1
+              a -> b: Commit T1
+              a -> c: Commit T1
+            > deliver a b
+              b: install T1
+              b -> a: Ack T1
+            > cut a c
+              lost Commit T1
+              c -> b: Query T1
+            > deliver c b
+              b -> c: Answer T1 COMMITTED
+            > deliver b c
+              c: install T1""");
+    }
+
+    /** Cooperative termination: c never got the Prepare, so it backs out and vetoes; b, in doubt, learns that from c. */
+    @Test
+    void aPeerThatNeverVotedYesVetoesAndTheInDoubtParticipantBacksOut() {
+        String trace = new ScriptedCore("a", "b", "c").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 y
+            deliver c a
+            done a T1
+            deliver a b          # the Prepare to c is still on its way when a crashes
+            vote b T1 yes
+            vote a T1 yes
+            cut a b              # a is cut off: b is in doubt and asks c
+            cut a c              # c, never asked to prepare, has already backed out
+            deliver b c
+            deliver c b
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > call a T1 c
+              a -> c: Call T1 (primary)
+            > deliver a c
+              c: run call of T1
+            > serve c T1 y
+              granted
+              c -> a: Reply T1
+            > deliver c a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+              a -> c: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > vote b T1 yes
+              b -> a: Vote T1 YES
+            > vote a T1 yes
+            > cut a b
+              lost Vote T1 YES
+              a: discard T1 (prepared)
+              a -> c: Backout T1
+              b -> c: Query T1
+            > cut a c
+              lost Prepare T1
+              lost Backout T1
+              a: root T1 RETRY
+              c: wounded T1
+              c: discard T1
+            > deliver b c
+              c -> b: Answer T1 BACKED_OUT
+            > deliver c b
+              b: discard T1 (prepared)""");
+    }
+
+    /** A participant that voted no backs out as soon as it loses the coordinator, and tells b, in doubt, so. */
+    @Test
+    void aNoVoterBacksOutAloneWhenTheCoordinatorIsLostAndTellsThePeers() {
+        String trace = new ScriptedCore("a", "b", "c").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 y
+            deliver c a
+            done a T1
+            deliver a b
+            deliver a c
+            vote b T1 yes
+            vote c T1 no
+            cut a b              # a is cut off before the votes arrive: b is in doubt and asks c
+            cut a c              # c voted no, so a cannot have committed: c backs out alone
+            deliver b c
+            deliver c b
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > call a T1 c
+              a -> c: Call T1 (primary)
+            > deliver a c
+              c: run call of T1
+            > serve c T1 y
+              granted
+              c -> a: Reply T1
+            > deliver c a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+              a -> c: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > deliver a c
+              c: prepare T1
+            > vote b T1 yes
+              b -> a: Vote T1 YES
+            > vote c T1 no
+              c -> a: Vote T1 REFUSED
+            > cut a b
+              lost Vote T1 YES
+              a -> c: Backout T1
+              b -> c: Query T1
+            > cut a c
+              lost Backout T1
+              lost Vote T1 REFUSED
+              c: discard T1 (prepared)
+            > deliver b c
+              c -> b: Answer T1 BACKED_OUT
+            > deliver c b
+              b: discard T1 (prepared)""");
+    }
+
+    /** Every participant voted yes and none heard the decision: they wait (blocked) until the coordinator's re-sent Commit reaches one, and the other learns it from that one. */
+    @Test
+    void whenEveryPeerVotedYesTheyWaitForTheDecisionAndShareItOnceOneHasIt() {
+        String trace = new ScriptedCore("a", "b", "c").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 y
+            deliver c a
+            done a T1
+            deliver a b
+            deliver a c
+            vote b T1 yes
+            vote c T1 yes
+            vote a T1 yes
+            deliver b a
+            deliver c a          # a decides commit
+            cut a b              # both Commits are lost: b and c both voted yes and know nothing
+            cut a c
+            deliver b c
+            deliver c b
+            deliver b c
+            deliver c b          # each answers undecided: they wait
+            heal a b             # a re-sends the Commit it owes b
+            deliver a b
+            tick c 2             # c asks again; b knows now
+            deliver c b
+            deliver b c
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > call a T1 c
+              a -> c: Call T1 (primary)
+            > deliver a c
+              c: run call of T1
+            > serve c T1 y
+              granted
+              c -> a: Reply T1
+            > deliver c a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+              a -> c: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > deliver a c
+              c: prepare T1
+            > vote b T1 yes
+              b -> a: Vote T1 YES
+            > vote c T1 yes
+              c -> a: Vote T1 YES
+            > vote a T1 yes
+            > deliver b a
+            > deliver c a
+              a: install T1
+              a -> b: Commit T1
+              a -> c: Commit T1
+            > cut a b
+              lost Commit T1
+              b -> c: Query T1
+            > cut a c
+              lost Commit T1
+              a: root T1 COMMITTED
+              c -> b: Query T1
+            > deliver b c
+              c -> b: Answer T1 UNDECIDED
+            > deliver c b
+              b -> c: Answer T1 UNDECIDED
+            > deliver b c
+            > deliver c b
+            > heal a b
+              a -> b: Commit T1
+              b -> a: Query T1
+            > deliver a b
+              b: install T1
+              b -> a: Ack T1
+            > tick c 2
+              c -> b: Query T1
+            > deliver c b
+              b -> c: Answer T1 COMMITTED
+            > deliver b c
+              c: install T1""");
     }
 }

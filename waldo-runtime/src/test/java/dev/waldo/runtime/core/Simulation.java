@@ -334,6 +334,8 @@ final class Simulation {
             case Message.Commit c -> true;
             case Message.Backout b -> true;
             case Message.Ack a -> true;
+            case Message.Query q -> true;
+            case Message.Answer a -> true;
             default -> false;
         };
         return commitPhase && random.nextDouble() < lossRate;
