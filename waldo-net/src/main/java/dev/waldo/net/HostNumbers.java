@@ -1,5 +1,6 @@
 package dev.waldo.net;
 
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -14,10 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * because the core packs a host number above 40 bits of counter into call and
  * frame ids that must stay positive longs. This directory also remembers which
  * id a number stands for, and refuses a second id whose number collides with a
- * known one (about one pair in 80,000 for 10 hosts).
+ * known one (about one pair in 80,000 for 10 hosts). It also keeps where
+ * hosts can be dialed, as far as this host learned.
  */
 public final class HostNumbers {
     private final Map<Integer, String> ids = new ConcurrentHashMap<>();
+    private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
 
     /** Host numbers are below this bound. */
     public static final int LIMIT = 1 << 22;
@@ -53,6 +56,21 @@ public final class HostNumbers {
     /** The id of host {@code number}, or null if no such host was registered. */
     public String id(int number) {
         return ids.get(number);
+    }
+
+    /** Records where host {@code hostId} can be dialed (registering it). */
+    public void locate(String hostId, InetSocketAddress address) {
+        addresses.put(register(hostId), address);
+    }
+
+    /** Records where a peer said host {@code hostId} can be dialed, unless this host knows already. */
+    public void hearOf(String hostId, InetSocketAddress address) {
+        addresses.putIfAbsent(register(hostId), address);
+    }
+
+    /** Where host {@code number} can be dialed, or null if no one said. */
+    public InetSocketAddress address(int number) {
+        return addresses.get(number);
     }
 
     /** The number of {@code hostId} if it was registered, else -1. */

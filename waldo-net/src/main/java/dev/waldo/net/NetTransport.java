@@ -7,6 +7,7 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -34,9 +35,12 @@ public final class NetTransport implements Transport {
     private final ProtocolGuard guard;
     private final NetNode node;
     private final EventLoop loop;
+    private final long serialBase = System.currentTimeMillis() << 20;
     private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
     /** Peers this host dialed, by host number: dialed again after their link goes down. */
     private final Map<Integer, InetSocketAddress> dialed = new ConcurrentHashMap<>();
+    /** Hosts being dialed on demand by {@link #reach}. */
+    private final Set<Integer> reaching = ConcurrentHashMap.newKeySet();
     private final LinkListener linkEvents;
     private volatile Receiver receiver;
     private volatile LinkListener observer;
@@ -84,6 +88,7 @@ public final class NetTransport implements Transport {
         }
         return node.connect(address).thenApply(link -> {
             dialed.put(HostNumbers.of(link.hostId()), address);
+            hosts.locate(link.hostId(), address);
             return link.hostId();
         });
     }
@@ -128,6 +133,17 @@ public final class NetTransport implements Transport {
         return hosts.id(host);
     }
 
+    /**
+     * The start time in milliseconds, shifted left 20 bits: a restarted host
+     * begins above its previous run unless that run started over a million
+     * attempts per millisecond it was up, or the clock stepped back. The wire
+     * sends serials as differences, so their size costs no bytes.
+     */
+    @Override
+    public long attemptSerialBase() {
+        return serialBase;
+    }
+
     @Override
     public void start(Receiver receiver) {
         this.receiver = receiver;
@@ -142,11 +158,14 @@ public final class NetTransport implements Transport {
         }
         PeerLink link = links.get(envelope.to());
         if (link == null) {
-            // The contract: a message that cannot arrive is followed by link down.
+            // The contract: a message that cannot arrive is followed by link down. The
+            // core asks again later (a participant in doubt re-sends its Query), and by
+            // then the link this starts may be up.
             loop.execute(() -> {
                 if (!links.containsKey(envelope.to()) && receiver != null) {
                     receiver.onLinkDown(envelope.to());
                 }
+                reach(envelope.to());
             });
             return;
         }
@@ -173,6 +192,25 @@ public final class NetTransport implements Transport {
             ticks.cancel(false);
         }
         node.close();
+    }
+
+    /**
+     * Dials a host this host has no link to, if it knows where the host is
+     * (it dialed it before, or a peer said, see {@link HostNumbers#hearOf}):
+     * the other participants of a transaction whose coordinator was lost. One
+     * attempt at a time; a link that answers with another host id is closed.
+     */
+    private void reach(int host) {
+        InetSocketAddress address = hosts.address(host);
+        if (address == null || closed || links.containsKey(host) || !reaching.add(host)) {
+            return;
+        }
+        node.connect(address).whenComplete((link, failure) -> {
+            reaching.remove(host);
+            if (link != null && HostNumbers.of(link.hostId()) != host) {
+                link.close("dialed " + hosts.id(host) + " at " + address + " but " + link.hostId() + " answered");
+            }
+        });
     }
 
     private void redial(int host) {

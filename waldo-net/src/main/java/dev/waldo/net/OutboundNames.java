@@ -1,8 +1,10 @@
 package dev.waldo.net;
 
+import dev.waldo.net.wire.Address;
 import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.NameDefinition;
 import io.netty.handler.codec.EncoderException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +31,19 @@ final class OutboundNames {
 
     /** The alias of {@code name}, defining it if this connection has not seen it yet. */
     int alias(String name) {
+        return alias(name, null);
+    }
+
+    /**
+     * The alias of host id {@code hostId}, defining it, with where the host
+     * can be dialed if {@code address} is known, if this connection has not
+     * seen it yet.
+     */
+    int hostAlias(String hostId, InetSocketAddress address) {
+        return alias(hostId, address);
+    }
+
+    private int alias(String name, InetSocketAddress address) {
         Integer alias = aliases.get(name);
         if (alias != null) {
             return alias;
@@ -38,7 +53,11 @@ final class OutboundNames {
         }
         int assigned = FIRST_ALIAS + aliases.size();
         aliases.put(name, assigned);
-        pending.add(NameDefinition.newBuilder().setAlias(assigned).setName(name).build());
+        NameDefinition.Builder definition = NameDefinition.newBuilder().setAlias(assigned).setName(name);
+        if (address != null) {
+            definition.setAddress(Address.newBuilder().setHost(address.getHostString()).setPort(address.getPort()));
+        }
+        pending.add(definition.build());
         return assigned;
     }
 

@@ -1,15 +1,20 @@
 package dev.waldo.net;
 
+import dev.waldo.net.wire.Address;
 import dev.waldo.net.wire.Frame;
+import dev.waldo.net.wire.NameDefinition;
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.core.Priority;
 import dev.waldo.runtime.core.TxnId;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageCodec;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +37,9 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
     private int peerHost = -1;
     private long lastClockSent;
     private long lastClockReceived;
+    /** Per root host, the last attempt serial sent and received on this connection (see the .proto file). */
+    private final Map<Integer, Long> lastSerialSent = new HashMap<>();
+    private final Map<Integer, Long> lastSerialReceived = new HashMap<>();
 
     ProtocolCodec(int localHost, HostNumbers hosts, ProtocolGuard guard, ValueCodec values) {
         this.localHost = localHost;
@@ -68,7 +76,12 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
             out.add(frame); // host wiring, not a core message: the link listener handles it
             return;
         }
-        frame.getNamesList().forEach(inboundNames::define);
+        for (NameDefinition definition : frame.getNamesList()) {
+            inboundNames.define(definition);
+            if (definition.hasAddress()) {
+                hosts.hearOf(definition.getName(), address(definition.getAddress()));
+            }
+        }
         long clock = lastClockReceived + frame.getClockDelta();
         Message message = messages.decode(frame, clock);
         lastClockReceived = clock;
@@ -77,6 +90,16 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
         }
         guard.received(peerHost, message);
         out.add(new Envelope(peerHost, localHost, clock, message));
+    }
+
+    /** An address a peer gave for a host; resolved only when dialed, never on the I/O thread. */
+    private static InetSocketAddress address(Address address) {
+        if (address.getHost().isEmpty() || address.getHost().length() > 255
+                || address.getPort() < 1 || address.getPort() > 65_535) {
+            throw new ProtocolViolationException("peer gave an invalid host address " + address.getHost() + ":"
+                    + address.getPort());
+        }
+        return InetSocketAddress.createUnresolved(address.getHost(), address.getPort());
     }
 
     /** Host numbers and names as aliases of this connection, in both directions. */
@@ -93,7 +116,7 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
             if (id == null) {
                 throw new IllegalStateException("core sent host number " + number + ", which no link announced");
             }
-            return outboundNames.alias(id);
+            return outboundNames.hostAlias(id, hosts.address(number));
         }
 
         /** The host number behind wire alias {@code alias} in a frame the peer sent. */
@@ -113,8 +136,18 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
             return inboundNames.name(alias);
         }
 
-        TxnId txn(int hostAlias, long serial) {
-            return new TxnId(hostNumber(hostAlias), serial);
+        /** The inverse of the peer's {@link #serialDelta}: the attempt a received message concerns. */
+        TxnId txn(int hostAlias, long serialDelta) {
+            int host = hostNumber(hostAlias);
+            long serial = lastSerialReceived.getOrDefault(host, 0L) + serialDelta;
+            lastSerialReceived.put(host, serial);
+            return new TxnId(host, serial);
+        }
+
+        /** How {@code txn}'s serial travels: relative to the last one sent here for the same root host. */
+        long serialDelta(TxnId txn) {
+            Long last = lastSerialSent.put(txn.host(), txn.serial());
+            return txn.serial() - (last == null ? 0 : last);
         }
 
         /** Participants without the sender, which the receiver adds back. */

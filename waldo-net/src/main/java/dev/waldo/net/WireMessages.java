@@ -45,10 +45,10 @@ final class WireMessages {
     void encode(Message message, long clock, Frame.Builder frame) {
         TxnId txn = message.txn();
         int host = aliases.hostAlias(txn.host());
-        long serial = txn.serial();
+        long serial = aliases.serialDelta(txn);
         switch (message) {
-            case Message.Call call -> frame.setCall(encodeCall(call, clock, host));
-            case Message.Reply reply -> frame.setReply(encodeReply(reply, host));
+            case Message.Call call -> frame.setCall(encodeCall(call, clock, host, serial));
+            case Message.Reply reply -> frame.setReply(encodeReply(reply, host, serial));
             case Message.Wound ignored -> frame.setWound(Wound.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Promote promote -> frame.setPromote(Promote.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setPriority(aliases.priority(promote.priority(), txn, clock)));
@@ -65,8 +65,8 @@ final class WireMessages {
         }
     }
 
-    private Call encodeCall(Message.Call call, long clock, int host) {
-        Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(call.txn().serial())
+    private Call encodeCall(Message.Call call, long clock, int host, long serial) {
+        Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(serial)
                 .setPriority(aliases.priority(call.priority(), call.txn(), clock))
                 .setCallId(aliases.compactId(call.callId(), true));
         NetBridge.visit(call.request(), new NetBridge.Visitor<Void>() {
@@ -97,8 +97,8 @@ final class WireMessages {
         return wire.build();
     }
 
-    private Reply encodeReply(Message.Reply reply, int host) {
-        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(reply.txn().serial())
+    private Reply encodeReply(Message.Reply reply, int host, long serial) {
+        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(serial)
                 .setCallId(aliases.compactId(reply.callId(), false)).setWounded(reply.wounded());
         for (int participant : reply.participants()) {
             if (!aliases.isLocal(participant)) {

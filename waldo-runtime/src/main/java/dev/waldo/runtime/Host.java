@@ -57,7 +57,7 @@ public final class Host implements AutoCloseable {
         this.id = id;
         this.transport = transport;
         this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
-                scheduling == Scheduling.PRIMARIES);
+                scheduling == Scheduling.PRIMARIES, transport.attemptSerialBase());
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
         transport.start(new Receiver());
     }

@@ -19,6 +19,16 @@ public interface Transport extends AutoCloseable {
     /** The id of host number {@code host}. */
     String hostId(int host);
 
+    /**
+     * Where this host's attempt serials start: above every serial that an
+     * earlier run of a host with the same number could have used, so that no
+     * peer mistakes a new attempt for one it remembers as ended. 0 for a
+     * network whose hosts never restart under the same number.
+     */
+    default long attemptSerialBase() {
+        return 0;
+    }
+
     /** Starts delivering to {@code receiver}, on one thread at a time. */
     void start(Receiver receiver);
 

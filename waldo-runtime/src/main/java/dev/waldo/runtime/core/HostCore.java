@@ -742,6 +742,11 @@ public final class HostCore {
         queryAll(record);
     }
 
+    /**
+     * Asks every peer and the coordinator, reachable or not: peers of a
+     * participant often have no link to it yet, and a transport that can
+     * dial them does so when asked to send (then reports the link up).
+     */
     private void queryAll(TxnRecord record) {
         record.ticksSinceQuery = 0;
         for (int peer : record.peers) {
@@ -751,9 +756,7 @@ public final class HostCore {
     }
 
     private void query(TxnRecord record, int to) {
-        if (!down.contains(to)) {
-            send(to, new Message.Query(record.id));
-        }
+        send(to, new Message.Query(record.id));
     }
 
     /**
