@@ -11,7 +11,10 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.DoubleSupplier;
 
 /**
  * A host in a process of its own, driven line by line over stdin by a test
@@ -19,11 +22,13 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * listen              -> @LISTENING port
- * connect port        -> @CONNECTED
+ * connect port        -> @CONNECTED     (again for another partner host: bump-all bumps them all)
  * bump n              -> @OK total | @FAILED ExceptionName: message   (runs in the background)
+ * bump-all n          -> as bump, but one transaction bumps every connected endpoint
  * state               -> @STATE count bound live ledger-commits ledger-aborts
  * pause-prepare       -> @PAUSING       the next ledger prepare prints @PREPARED-PAUSE and waits
  * release             -> @RELEASED      lets a paused prepare vote yes
+ * release-no          -> @RELEASED      lets a paused prepare vote no (printing @VOTED-NO)
  * pause-echo          -> @PAUSING       the next Bump step here prints @IN-ECHO and waits forever
  * drop                -> @DROPPED       closes the link to the partner's host
  * await-link          -> @LINKED        once a link to the partner's host is up again
@@ -37,6 +42,8 @@ public final class PeerProcess {
     public static final long HEARTBEAT_TIMEOUT_MS = 3_000;
     private final NetHost net;
     private volatile PeerEndpoint endpoint;
+    private final List<PeerEndpoint> connected = new CopyOnWriteArrayList<>();
+    private volatile boolean refuseAfterPause;
     private volatile String partnerHost;
     private volatile CountDownLatch preparePause;
     private volatile CountDownLatch pausedPrepare;
@@ -70,19 +77,28 @@ public final class PeerProcess {
                 case "listen" -> answer("LISTENING " + net.listen(new InetSocketAddress("127.0.0.1", 0),
                         PeerEndpoint::create, this::accepted).getPort());
                 case "connect" -> {
-                    endpoint = net.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])),
-                            PeerEndpoint::create);
-                    partnerHost = endpoint.partner().host();
+                    PeerEndpoint partnered = net.connect(
+                            new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])), PeerEndpoint::create);
+                    connected.add(partnered);
+                    if (endpoint == null) {
+                        endpoint = partnered;
+                        partnerHost = partnered.partner().host();
+                    }
                     answer("CONNECTED");
                 }
                 case "bump" -> Thread.ofPlatform().start(() -> bump(Double.parseDouble(words[1])));
+                case "bump-all" -> {
+                    PeerFanout fanout = new PeerFanout(net.host(), connected);
+                    Thread.ofPlatform().start(() -> report(() -> fanout.bumpAll(Double.parseDouble(words[1]))));
+                }
                 case "state" -> answer("STATE " + endpoint.count.committed() + " " + endpoint.bound.committed()
                         + " " + net.host().liveTransactions() + " " + commits + " " + aborts);
                 case "pause-prepare" -> {
                     preparePause = new CountDownLatch(1);
                     answer("PAUSING");
                 }
-                case "release" -> {
+                case "release", "release-no" -> {
+                    refuseAfterPause = words[0].equals("release-no");
                     pausedPrepare.countDown();
                     answer("RELEASED");
                 }
@@ -108,8 +124,12 @@ public final class PeerProcess {
     }
 
     private void bump(double by) {
+        report(() -> endpoint.bump(by));
+    }
+
+    private static void report(DoubleSupplier transaction) {
         try {
-            answer("OK " + endpoint.bump(by));
+            answer("OK " + transaction.getAsDouble());
         } catch (RuntimeException e) {
             answer("FAILED " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
@@ -146,6 +166,10 @@ public final class PeerProcess {
                 pausedPrepare = pause;
                 answer("PREPARED-PAUSE");
                 pause.await();
+                if (refuseAfterPause) {
+                    answer("VOTED-NO");
+                    return Vote.no("the test refused this prepare");
+                }
             }
             answer("VOTED");
             return Vote.yes();
