@@ -252,6 +252,47 @@ class TrialLifecycleTest {
         apply.join(Duration.ofSeconds(30));
     }
 
+    /**
+     * The corner that heuristics alone get wrong: the CLI dies during a
+     * confirm's prepare, after two switches voted yes and while the third
+     * fails to write its journal and so votes no. Resolving the in-doubt
+     * confirm as committed at the deadline would keep the change on two
+     * switches while the third reverts. Instead the two ask the third, learn
+     * the confirm can never commit, and back it out at once: the trial stays
+     * pending everywhere and every switch reverts at the deadline.
+     *
+     * <p>The journal's temporary file is made a FIFO: the third service's
+     * journal write blocks on it until the test opens it (so the test knows the
+     * confirm is preparing there), and then fails, as syncing a FIFO must.
+     */
+    @Test
+    void aConfirmWhoseCoordinatorDiesWhileOneSwitchVotesNoIsBackedOutEverywhere() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(8)));
+        Path blockingJournal = stateRoot.resolve("sw-3").resolve("prepared.journal.tmp");
+        assertThat(new ProcessBuilder("mkfifo", blockingJournal.toString()).start().waitFor()).isZero();
+
+        Thread confirm = Thread.ofVirtual().start(() -> {
+            try {
+                runner.confirm(change, targets());
+            } catch (RuntimeException expected) {
+                // The coordinator's own host is gone; how its caller fails does not matter here.
+            }
+        });
+        try (var journalWrite = java.nio.file.Files.newInputStream(blockingJournal)) {
+            cliHost.close();  // sw-3 is writing its journal for the confirm: the CLI dies now
+        }
+
+        eventually("the confirm backed out on every switch, well before the deadline", () ->
+                services.stream().allMatch(s -> s.service().host().liveTransactions() == 0));
+        for (SwitchService service : services) {
+            assertThat(service.service().pending_trial()).as(service.name()).isEqualTo(change);
+        }
+        java.nio.file.Files.delete(blockingJournal);  // sw-3's journal works again for the revert
+        eventually("every switch reverted at the deadline", () -> allDevicesHold(FACTORY));
+        confirm.join(Duration.ofSeconds(30));
+    }
+
     @Test
     void aServiceRestartedDuringATrialStillRevertsOnTime() throws Exception {
         String change = runner.newChangeId();
