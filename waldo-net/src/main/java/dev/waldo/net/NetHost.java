@@ -6,8 +6,8 @@ import dev.waldo.net.wire.Frame;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.Host;
-import dev.waldo.runtime.NetBridge;
 import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.Requests;
 import dev.waldo.runtime.WaldoEndpoint;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -54,31 +54,20 @@ public final class NetHost implements AutoCloseable {
     private NetHost(NetConfig config, StructResolver structs) {
         this.transport = new NetTransport(config, structs);
         this.transport.observe(new Wiring());
-        this.host = NetBridge.newHost(config.hostId(), transport);
+        this.host = Host.create(config.hostId(), transport);
         this.transport.checkCalls(this::refusal);
     }
 
     /** Why a call from a peer cannot be for this host, or null: its target object must exist here. */
     private String refusal(Object request) {
-        return NetBridge.visit(request, new NetBridge.Visitor<>() {
-            @Override
-            public String invocation(long object, String function, Object[] args) {
-                return host.object(object) == null ? "call of " + function + " on object " + object
-                        + ", which does not exist on host " + host.id() : null;
-            }
-
-            @Override
-            public String step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
-                return host.object(object) instanceof WaldoEndpoint ? null : "step " + step + " of sequence "
-                        + sequence + " for endpoint " + object + ", which does not exist on host " + host.id();
-            }
-
-            @Override
-            public String response(int kind, Object value, String message, Map<String, Object> changes,
-                                   boolean returned) {
-                return "a call that carries a response";
-            }
-        });
+        return switch (request) {
+            case Requests.Invocation call -> host.object(call.object()) == null ? "call of " + call.function()
+                    + " on object " + call.object() + ", which does not exist on host " + host.id() : null;
+            case Requests.StepInvocation step -> host.object(step.object()) instanceof WaldoEndpoint ? null
+                    : "step " + step.step() + " of sequence " + step.sequence() + " for endpoint " + step.object()
+                    + ", which does not exist on host " + host.id();
+            default -> "a call that carries no request";
+        };
     }
 
     /** Starts a host for programs without structs. */
@@ -140,7 +129,7 @@ public final class NetHost implements AutoCloseable {
         if (!attached.getError().isEmpty()) {
             throw new NetworkException("host " + peer + " refused the endpoint: " + attached.getError());
         }
-        NetBridge.pair(local, new EndpointRef(peer, attached.getObject()));
+        Host.pair(local, new EndpointRef(peer, attached.getObject()));
         return local;
     }
 
@@ -168,7 +157,7 @@ public final class NetHost implements AutoCloseable {
     private record Listener<E extends WaldoEndpoint>(EndpointFactory<E> factory, Consumer<? super E> onEndpoint) {
         long create(Host host, EndpointRef partner) {
             E endpoint = factory.create(host);
-            NetBridge.pair(endpoint, partner);
+            Host.pair(endpoint, partner);
             if (onEndpoint != null) {
                 onEndpoint.accept(endpoint);
             }

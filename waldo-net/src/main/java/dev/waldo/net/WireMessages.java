@@ -17,7 +17,7 @@ import dev.waldo.net.wire.StepInvocation;
 import dev.waldo.net.wire.Value;
 import dev.waldo.net.wire.Vote;
 import dev.waldo.net.wire.Wound;
-import dev.waldo.runtime.NetBridge;
+import dev.waldo.runtime.Requests;
 import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.core.TxnId;
 import java.util.ArrayList;
@@ -69,31 +69,14 @@ final class WireMessages {
         Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(serial)
                 .setPriority(aliases.priority(call.priority(), call.txn(), clock))
                 .setCallId(aliases.compactId(call.callId(), true));
-        NetBridge.visit(call.request(), new NetBridge.Visitor<Void>() {
-            @Override
-            public Void invocation(long object, String function, Object[] args) {
-                Invocation.Builder invocation = Invocation.newBuilder().setObject(object)
-                        .setFunction(aliases.nameAlias(function));
-                for (Object arg : args) {
-                    invocation.addArgs(values.encode(arg));
-                }
-                wire.setInvocation(invocation);
-                return null;
-            }
-
-            @Override
-            public Void step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
-                wire.setStep(StepInvocation.newBuilder().setObject(object).setFrame(aliases.compactId(frame, true))
-                        .setSequence(aliases.nameAlias(sequence)).setStep(step).addAllChanges(entries(changes)));
-                return null;
-            }
-
-            @Override
-            public Void response(int kind, Object value, String message, Map<String, Object> changes,
-                                 boolean returned) {
-                throw new IllegalArgumentException("a Call carries a request, not a response");
-            }
-        });
+        switch (call.request()) {
+            case Requests.Invocation invocation -> wire.setInvocation(encodeInvocation(invocation));
+            case Requests.StepInvocation step -> wire.setStep(StepInvocation.newBuilder().setObject(step.object())
+                    .setFrame(aliases.compactId(step.frame(), true)).setSequence(aliases.nameAlias(step.sequence()))
+                    .setStep(step.step()).addAllChanges(entries(step.changes())));
+            default -> throw new IllegalArgumentException("a Call carries a request, not "
+                    + call.request().getClass().getName());
+        }
         return wire.build();
     }
 
@@ -111,32 +94,28 @@ final class WireMessages {
         return wire.build();
     }
 
-    private Response encodeResponse(Object response) {
-        return NetBridge.visit(response, new NetBridge.Visitor<>() {
-            @Override
-            public Response invocation(long object, String function, Object[] args) {
-                throw new IllegalArgumentException("a Reply carries a response, not a call");
-            }
+    private Invocation.Builder encodeInvocation(Requests.Invocation call) {
+        Invocation.Builder invocation = Invocation.newBuilder().setObject(call.object())
+                .setFunction(aliases.nameAlias(call.function()));
+        for (Object arg : call.args()) {
+            invocation.addArgs(values.encode(arg));
+        }
+        return invocation;
+    }
 
-            @Override
-            public Response step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
-                throw new IllegalArgumentException("a Reply carries a response, not a step");
-            }
-
-            @Override
-            public Response response(int kind, Object value, String message, Map<String, Object> changes,
-                                     boolean returned) {
-                Response.Builder wire = Response.newBuilder().setKindValue(kind).setReturned(returned)
-                        .addAllChanges(entries(changes));
-                if (value != null) {
-                    wire.setValue(values.encode(value));
-                }
-                if (message != null) {
-                    wire.setMessage(message);
-                }
-                return wire.build();
-            }
-        });
+    private Response encodeResponse(Object payload) {
+        if (!(payload instanceof Requests.Response response)) {
+            throw new IllegalArgumentException("a Reply carries a response, not " + payload.getClass().getName());
+        }
+        Response.Builder wire = Response.newBuilder().setKindValue(response.kind().ordinal())
+                .setReturned(response.returned()).addAllChanges(entries(response.changes()));
+        if (response.value() != null) {
+            wire.setValue(values.encode(response.value()));
+        }
+        if (response.message() != null) {
+            wire.setMessage(response.message());
+        }
+        return wire.build();
     }
 
     private List<Entry> entries(Map<String, Object> changes) {
@@ -179,7 +158,8 @@ final class WireMessages {
         TxnId txn = txn(call.getTxnHost(), call.getTxnSerial());
         Object request = switch (call.getRequestCase()) {
             case INVOCATION -> decodeInvocation(call.getInvocation());
-            case STEP -> NetBridge.step(call.getStep().getObject(), aliases.expandId(call.getStep().getFrame(), true),
+            case STEP -> new Requests.StepInvocation(call.getStep().getObject(),
+                    aliases.expandId(call.getStep().getFrame(), true),
                     aliases.name(call.getStep().getSequence()), call.getStep().getStep(),
                     changes(call.getStep().getChangesList()));
             case REQUEST_NOT_SET -> throw new ProtocolViolationException("call " + call.getCallId()
@@ -194,7 +174,7 @@ final class WireMessages {
         for (int i = 0; i < args.length; i++) {
             args[i] = values.decode(invocation.getArgs(i));
         }
-        return NetBridge.invocation(invocation.getObject(), aliases.name(invocation.getFunction()), args);
+        return new Requests.Invocation(invocation.getObject(), aliases.name(invocation.getFunction()), args);
     }
 
     private Message decodeReply(Reply reply) {
@@ -210,8 +190,8 @@ final class WireMessages {
         }
         Object value = response.hasValue() ? values.decode(response.getValue()) : null;
         String message = response.getMessage().isEmpty() ? null : response.getMessage();
-        return NetBridge.response(response.getKindValue(), value, message, changes(response.getChangesList()),
-                response.getReturned());
+        return new Requests.Response(Requests.Kind.values()[response.getKindValue()], value, message,
+                changes(response.getChangesList()), response.getReturned());
     }
 
     private Message decodePromote(Promote promote, long clock) {

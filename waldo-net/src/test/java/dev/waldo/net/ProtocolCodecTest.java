@@ -2,7 +2,7 @@ package dev.waldo.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waldo.runtime.NetBridge;
+import dev.waldo.runtime.Requests;
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.core.Priority;
@@ -79,38 +79,24 @@ class ProtocolCodecTest {
     void aWholeTransactionArrivesIntact() {
         TxnId txn = new TxnId(a, 12);
         Priority priority = new Priority(false, 40, a, 11);
-        Object invocation = NetBridge.invocation(7, "setVlan", new Object[] {10.0, "uplink", WList.of(true)});
+        Object invocation = new Requests.Invocation(7, "setVlan", new Object[] {10.0, "uplink", WList.of(true)});
         Message.Call call = (Message.Call) aToB(new Message.Call(txn, priority, ((long) a << 40) | 3, invocation),
                 45);
         assertThat(call.txn()).isEqualTo(txn);
         assertThat(call.priority()).isEqualTo(priority);
         assertThat(call.callId()).isEqualTo(((long) a << 40) | 3);
-        NetBridge.visit(call.request(), new Expect() {
-            @Override
-            public Void invocation(long object, String function, Object[] args) {
-                assertThat(object).isEqualTo(7);
-                assertThat(function).isEqualTo("setVlan");
-                assertThat(args).containsExactly(10.0, "uplink", WList.of(true));
-                return null;
-            }
-        });
+        Requests.Invocation received = (Requests.Invocation) call.request();
+        assertThat(received.object()).isEqualTo(7);
+        assertThat(received.function()).isEqualTo("setVlan");
+        assertThat(received.args()).containsExactly(10.0, "uplink", WList.of(true));
 
-        Object response = NetBridge.response(1, null, "division by zero", Map.of("x", 1.5), true);
+        Object response = new Requests.Response(Requests.Kind.APPLICATION_ERROR, null, "division by zero",
+                Map.of("x", 1.5), true);
         Message.Reply reply = (Message.Reply) bToA(new Message.Reply(txn, call.callId(), response, false,
                 Set.of(b, c)), 50);
         assertThat(reply.callId()).isEqualTo(call.callId());
         assertThat(reply.participants()).containsExactlyInAnyOrder(b, c);
-        NetBridge.visit(reply.response(), new Expect() {
-            @Override
-            public Void response(int kind, Object value, String message, Map<String, Object> changes,
-                                 boolean returned) {
-                assertThat(kind).isEqualTo(1);
-                assertThat(message).isEqualTo("division by zero");
-                assertThat(changes).containsExactly(Map.entry("x", 1.5));
-                assertThat(returned).isTrue();
-                return null;
-            }
-        });
+        assertThat(reply.response()).isEqualTo(response);
 
         assertThat(aToB(new Message.Prepare(txn, Set.of(b, c)), 51)).isEqualTo(new Message.Prepare(txn, Set.of(b, c)));
         assertThat(bToA(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"), 52))
@@ -124,7 +110,7 @@ class ProtocolCodecTest {
     void cooperativeTerminationQueryAndAnswerArriveIntact() {
         TxnId txn = new TxnId(a, 12);
         Priority priority = new Priority(false, 40, a, 12);
-        aToB(new Message.Call(txn, priority, ((long) a << 40) | 1, NetBridge.invocation(7, "f", new Object[0])), 10);
+        aToB(new Message.Call(txn, priority, ((long) a << 40) | 1, new Requests.Invocation(7, "f", new Object[0])), 10);
         assertThat(aToB(new Message.Prepare(txn, Set.of(b)), 11)).isEqualTo(new Message.Prepare(txn, Set.of(b)));
         assertThat(bToA(new Message.Query(txn), 12)).isEqualTo(new Message.Query(txn));
         for (Message.Outcome outcome : Message.Outcome.values()) {
@@ -146,37 +132,8 @@ class ProtocolCodecTest {
     void stepCarriesSequenceDataAndAFrameId() {
         TxnId txn = new TxnId(a, 3);
         long frame = ((long) a << 40) | 17;
-        Object step = NetBridge.step(4, frame, "Bump", 1, Map.of("total", 2.0));
+        Object step = new Requests.StepInvocation(4, frame, "Bump", 1, Map.of("total", 2.0));
         Message.Call call = (Message.Call) aToB(new Message.Call(txn, new Priority(false, 1, a, 2), 5, step), 9);
-        NetBridge.visit(call.request(), new Expect() {
-            @Override
-            public Void step(long object, long frameId, String sequence, int number, Map<String, Object> changes) {
-                assertThat(object).isEqualTo(4);
-                assertThat(frameId).isEqualTo(frame);
-                assertThat(sequence).isEqualTo("Bump");
-                assertThat(number).isEqualTo(1);
-                assertThat(changes).containsExactly(Map.entry("total", 2.0));
-                return null;
-            }
-        });
-    }
-
-    /** Fails on any payload kind the test did not expect. */
-    private abstract static class Expect implements NetBridge.Visitor<Void> {
-        @Override
-        public Void invocation(long object, String function, Object[] args) {
-            throw new AssertionError("unexpected invocation " + function);
-        }
-
-        @Override
-        public Void step(long object, long frame, String sequence, int step, Map<String, Object> changes) {
-            throw new AssertionError("unexpected step " + sequence);
-        }
-
-        @Override
-        public Void response(int kind, Object value, String message, Map<String, Object> changes,
-                             boolean returned) {
-            throw new AssertionError("unexpected response");
-        }
+        assertThat(call.request()).isEqualTo(step);
     }
 }

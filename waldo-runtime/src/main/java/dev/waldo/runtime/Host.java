@@ -67,6 +67,15 @@ public final class Host implements AutoCloseable {
         return new Host(name, network.attach(name));
     }
 
+    /**
+     * Creates a host named {@code id} that reaches other hosts through
+     * {@code transport}: a wire transport such as waldo-net's. The host
+     * starts receiving at once.
+     */
+    public static Host create(String id, Transport transport) {
+        return new Host(id, transport);
+    }
+
     /** How a host ranks conflicting transactions. */
     public enum Scheduling {
         /** Wound-wait with a primary per endpoint (paper §4.3): no endpoint starves. The default. */
@@ -101,6 +110,15 @@ public final class Host implements AutoCloseable {
     public static void pair(WaldoEndpoint a, WaldoEndpoint b) {
         a.connectTo(b.ref());
         b.connectTo(a.ref());
+    }
+
+    /**
+     * Makes {@code remote}, an endpoint on another host, the partner of
+     * {@code local}; the other host pairs its endpoint the same way (a wire
+     * transport does this as it connects two endpoints).
+     */
+    public static void pair(WaldoEndpoint local, EndpointRef remote) {
+        local.connectTo(remote);
     }
 
     /** Where Waldo's {@code print} writes committed output; System.out unless changed. */

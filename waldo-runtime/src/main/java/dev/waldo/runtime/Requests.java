@@ -5,14 +5,17 @@ import java.util.Map;
 /**
  * The payloads the host layer puts into the core's Call and Reply messages.
  * They hold only Waldo values, copied before they travel, so a wire transport
- * can serialize them.
+ * can serialize them: it encodes what it finds in a
+ * {@link dev.waldo.runtime.core.Message.Call#request()} or
+ * {@link dev.waldo.runtime.core.Message.Reply#response()} and rebuilds the
+ * same records on the other side.
  */
-final class Requests {
+public final class Requests {
     private Requests() {
     }
 
     /** Call Public function {@code function} of object {@code object} with {@code args}. */
-    record Invocation(long object, String function, Object[] args) {
+    public record Invocation(long object, String function, Object[] args) {
     }
 
     /**
@@ -20,12 +23,19 @@ final class Requests {
      * {@code frame} identifies the running sequence within the transaction;
      * {@code changes} are the data entries that changed since the partner last saw them.
      */
-    record StepInvocation(long object, long frame, String sequence, int step, Map<String, Object> changes) {
+    public record StepInvocation(long object, long frame, String sequence, int step, Map<String, Object> changes) {
     }
 
     /** How a served call ended, as its caller must see it. */
-    enum Kind {
-        VALUE, APPLICATION_ERROR, NETWORK_ERROR, ABORTED
+    public enum Kind {
+        /** It returned (a value, or nothing). */
+        VALUE,
+        /** It raised an application error that nothing caught. */
+        APPLICATION_ERROR,
+        /** It needed an unreachable host and did not catch the NetworkException. */
+        NETWORK_ERROR,
+        /** It called abort(). */
+        ABORTED
     }
 
     /**
@@ -33,7 +43,7 @@ final class Requests {
      * entries the step changed and {@code returned} tells whether it executed
      * {@code return} (with {@code value} as the returned value).
      */
-    record Response(Kind kind, Object value, String message, Map<String, Object> changes, boolean returned) {
+    public record Response(Kind kind, Object value, String message, Map<String, Object> changes, boolean returned) {
         static Response value(Object value) {
             return new Response(Kind.VALUE, value, null, Map.of(), false);
         }
