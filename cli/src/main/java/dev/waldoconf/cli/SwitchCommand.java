@@ -93,7 +93,7 @@ abstract class SwitchCommand implements Callable<Integer> {
             err().println("No --inventory given and no lab running: starting a lab of " + inventoryOptions.labSwitches
                     + " simulated switches in " + lab.dir() + " (stop it with 'waldoconf lab down').");
             err().flush();
-            lab.ensureRunning(context.labs(), inventoryOptions.labSwitches);
+            lab.ensureRunning(context.labs(), new LabSpec(inventoryOptions.labSwitches, false, false));
         }
         return InventoryLoader.load(lab.inventory());
     }
