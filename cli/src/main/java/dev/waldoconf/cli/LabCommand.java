@@ -47,6 +47,9 @@ final class LabCommand implements Runnable {
                         + " to use another docker command."})
         boolean containers;
 
+        @CommandLine.Mixin
+        NetworkOptions network;
+
         Up(CliContext context) {
             super(context);
         }
@@ -56,7 +59,7 @@ final class LabCommand implements Runnable {
             if (switches < 1 || switches > 256) {
                 throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
             }
-            LabSpec spec = new LabSpec(switches, containers, false);
+            LabSpec spec = new LabSpec(switches, containers, network.insecure);
             var running = lab().running();
             if (running.isEmpty() && containers) {
                 // Checked here, not only in the lab process, so the user sees what is missing (and the image
@@ -169,6 +172,9 @@ final class LabCommand implements Runnable {
         @CommandLine.Option(names = "--containers")
         boolean containers;
 
+        @CommandLine.Mixin
+        NetworkOptions network;
+
         Run(CliContext context) {
             super(context);
         }
@@ -176,10 +182,10 @@ final class LabCommand implements Runnable {
         @Override
         protected int run() throws IOException {
             LabDirectory lab = lab();
-            LabSpec spec = new LabSpec(switches, containers, false);
+            LabSpec spec = new LabSpec(switches, containers, network.insecure);
             LabRunner runner;
             try {
-                runner = LabRunner.start(lab, spec, context.engines().get(), docker());
+                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()), docker());
             } catch (IOException | ConfigException | RuntimeException e) {
                 lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "failed", e.getMessage()));
                 throw new IOException("lab did not start: " + e.getMessage(), e);

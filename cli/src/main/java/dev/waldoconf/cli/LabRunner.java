@@ -65,7 +65,8 @@ final class LabRunner implements AutoCloseable {
             Files.writeString(directory.inventory(), inventoryYaml(switches.list(), spec.containers()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
-            String note = startServices(engine, inventory, directory, services);
+            String note = startServices(engine, inventory, directory, services)
+                    + (spec.insecure() && !services.isEmpty() ? " with TLS off (--insecure)" : "");
             LabRunner runner = new LabRunner(directory, switches, services, note);
             directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "ready", note));
             return runner;

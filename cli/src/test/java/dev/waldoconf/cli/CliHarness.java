@@ -4,6 +4,7 @@ import dev.waldoconf.config.DeviceFactory;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.MemoryVlanDevice;
 import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.model.SwitchState;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,6 +51,8 @@ final class CliHarness implements AutoCloseable {
     final List<LabRunner> labs = new ArrayList<>();
     boolean interactive;
     ChangeEngine engine;
+    /** The options each command asked for its engine with, in order. */
+    final List<EngineOptions> engineOptions = new ArrayList<>();
     /** The environment the commands see; tests may add to it (e.g. the docker command). */
     final Map<String, String> environment = new HashMap<>(Map.of("TEST_COMMUNITY", "private"));
 
@@ -81,7 +84,10 @@ final class CliHarness implements AutoCloseable {
     }
 
     private CliContext context() {
-        return new CliContext(() -> Optional.ofNullable(engine), devices(), environment,
+        return new CliContext(options -> {
+            engineOptions.add(options);
+            return Optional.ofNullable(engine);
+        }, devices(), environment,
                 terminal(), (labDir, spec) -> labs.add(startLab(labDir, spec)));
     }
 

@@ -7,11 +7,9 @@ import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.lab.LabClient;
 import dev.waldoconf.lab.Prerequisite;
 import dev.waldoconf.lab.snmp.Oids;
-import dev.waldoconf.service.WaldoConfEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -81,8 +79,8 @@ class LabContainersIT {
      * in a fresh folder have fresh certificates, which the operator state of an earlier run would refuse.
      */
     private static CliContext withOperatorState(CliContext system, Path operatorState) {
-        return new CliContext(() -> Optional.of(new WaldoConfEngine(system.devices(), operatorState,
-                Clock.systemUTC())), system.devices(), system.environment(), system.terminal(), system.labs());
+        return new CliContext(options -> Optional.of(new EngineProvider(operatorState).create(options)),
+                system.devices(), system.environment(), system.terminal(), system.labs());
     }
 
     private static void requireDocker(Docker docker) {
