@@ -106,6 +106,7 @@ class InsecureTest {
             CliHarness.Result withTls = CliHarness.run(context, "apply", PLAN, "--lab-dir", labDir.toString(),
                     "--yes");
             assertThat(withTls.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(withTls.out()).as("refused before the plan and the prompt").isEmpty();
             assertThat(withTls.err()).contains("the lab in " + labDir + " runs its services with TLS off (lab up"
                     + " --insecure); pass --insecure too");
 
