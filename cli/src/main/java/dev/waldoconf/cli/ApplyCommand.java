@@ -47,6 +47,8 @@ final class ApplyCommand extends SwitchCommand {
 
     @Override
     protected int run() throws CommandFailure, ConfigException, IOException {
+        // Before the plan and the prompt, so an operator is not asked to go ahead with a change that cannot connect.
+        checkLabAgreesOnTls();
         ResolvedPlan plan = resolve(planFile);
         printPlan(plan);
         if (plan.isEmpty()) {

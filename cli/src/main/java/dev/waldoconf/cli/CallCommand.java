@@ -79,8 +79,9 @@ final class CallCommand extends SwitchCommand {
         CustomProgram program = program();
         List<Object> values = values(program, kind, function);
         List<SwitchEntry> chosen = chosen(inventory(false));
+        checkLabAgreesOnTls();
         try (CustomCall call = CustomCall.connect(program.load(), addresses(chosen),
-                NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorDir))) {
+                net())) {
             Object result = call.call(kind, function, values);
             out().println("Committed on " + call.names().size() + " switch(es): " + String.join(", ", call.names())
                     + ".");
@@ -96,8 +97,15 @@ final class CallCommand extends SwitchCommand {
             throw new CommandFailure(ExitCodes.CHANGE_FAILED, kind + "." + function + " failed: " + e.getMessage()
                     + "; no switch was changed");
         } catch (NetworkException e) {
-            throw new CommandFailure(ExitCodes.UNREACHABLE, e.getMessage() + "; no switch was changed");
+            throw new CommandFailure(ExitCodes.UNREACHABLE, e.getMessage() + network.mismatchHint(e.getMessage())
+                    + "; no switch was changed");
         }
+    }
+
+    /** This operator's host: TLS state in --operator-dir, TLS off with --insecure. */
+    private NetConfig net() {
+        NetConfig net = NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorDir);
+        return network.insecure ? net.insecure() : net;
     }
 
     /** The checked program, or a usage failure with its problems as file:line:col. */

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         subcommands = {LabCommand.Up.class, LabCommand.Down.class, LabCommand.Status.class, LabCommand.Run.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
             "3:no lab running (status), or a switch does not answer",
-            "5:the lab could not be started, or --containers (not available yet)"})
+            "5:the lab could not be started, or --containers and no Docker engine answers"})
 final class LabCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -30,18 +30,25 @@ final class LabCommand implements Runnable {
 
     /** {@code lab up}. */
     @Command(name = "up", mixinStandardHelpOptions = true,
-            description = "Starts N simulated switches in the background and writes DIR/inventory.yaml for them.",
+            description = {"Starts N simulated switches in the background and writes DIR/inventory.yaml for them.",
+                "With a change engine built in, one WaldoConf service per switch runs beside them."},
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
             "3:no lab running (status), or a switch does not answer",
-            "5:the lab could not be started, or --containers (not available yet)"})
+            "5:the lab could not be started, or --containers and no Docker engine answers"})
     static final class Up extends LabSubcommand {
         @CommandLine.Option(names = "--switches", paramLabel = "N", defaultValue = "4",
-                description = "How many switches (default: ${DEFAULT-VALUE}).")
+                description = "How many switches, 1..256 (default: ${DEFAULT-VALUE}).")
         int switches;
 
         @CommandLine.Option(names = "--containers",
-                description = "Run each switch in a container instead of in one background process.")
+                description = {"Run each switch in its own container (host networking, loopback ports) instead of"
+                        + " all in one background process. Needs a Docker engine; the image is built here from"
+                        + " local files the first time (nothing is pulled). Set " + Docker.COMMAND_VARIABLE
+                        + " to use another docker command."})
         boolean containers;
+
+        @CommandLine.Mixin
+        NetworkOptions network;
 
         Up(CliContext context) {
             super(context);
@@ -52,27 +59,35 @@ final class LabCommand implements Runnable {
             if (switches < 1 || switches > 256) {
                 throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
             }
-            if (containers) {
-                throw new CommandFailure(ExitCodes.UNAVAILABLE, "--containers is not available yet; run the lab"
-                        + " without it (one background process; the container image is built by"
-                        + " lab/container/build-image.sh for the lab tests)");
+            LabSpec spec = new LabSpec(switches, containers, network.insecure);
+            var running = lab().running();
+            if (running.isEmpty() && containers) {
+                // Checked here, not only in the lab process, so the user sees what is missing (and the image
+                // build's progress) right away instead of in the lab's log.
+                Docker docker = docker();
+                docker.requireEngine();
+                new SwitchContainers(docker, lab()).ensureImage(out());
             }
-            LabDirectory.Started lab = lab().ensureRunning(context.labs(), switches);
+            LabDirectory.Started lab = lab().ensureRunning(context.labs(), spec);
             if (!lab.started()) {
                 out().println("A lab is already running in " + lab().dir() + " (pid " + lab.info().pid() + ", "
-                        + lab.info().switches() + " switches); inventory: " + lab().inventory());
+                        + lab.info().spec().describe() + "); inventory: " + lab().inventory());
+                if (!lab.info().spec().equals(spec)) {
+                    out().println("It is not the lab asked for (" + spec.describe() + "); run 'waldoconf lab down"
+                            + " --dir " + lab().dir() + "' first to start that one.");
+                }
                 return ExitCodes.OK;
             }
-            out().println("Started a lab of " + switches + " switches in " + lab().dir() + ".");
-            return printSwitches();
+            out().println("Started a lab of " + spec.describe() + " in " + lab().dir() + ".");
+            return printSwitches(lab.info());
         }
     }
 
     /** {@code lab down}. */
-    @Command(name = "down", mixinStandardHelpOptions = true, description = "Stops the lab's switches.",
+    @Command(name = "down", mixinStandardHelpOptions = true,
+            description = "Stops the lab's switches and services; a container lab's containers are removed.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
-            "3:no lab running (status), or a switch does not answer",
-            "5:the lab could not be started, or --containers (not available yet)"})
+            "5:a container lab's containers could not be removed (Docker does not answer)"})
     static final class Down extends LabSubcommand {
         /** How long the lab gets to shut down before it is killed. */
         static final long STOP_TIMEOUT_MS = 15_000;
@@ -82,14 +97,37 @@ final class LabCommand implements Runnable {
         }
 
         @Override
-        protected int run() throws IOException {
-            var running = lab().running();
+        protected int run() throws CommandFailure, IOException {
+            var record = lab().read();
+            var running = record.filter(LabDirectory.Info::isAlive);
+            running.ifPresent(info -> stop(ProcessHandle.of(info.pid()).orElseThrow()));
+            int leftovers = record.filter(info -> info.spec().containers()).isPresent() ? removeContainers() : 0;
+            lab().clear();
             if (running.isEmpty()) {
-                lab().clear();
-                out().println("No lab is running in " + lab().dir() + ".");
+                out().println("No lab is running in " + lab().dir() + "."
+                        + (leftovers > 0 ? " Removed " + leftovers + " container(s) left over from it." : ""));
                 return ExitCodes.OK;
             }
-            ProcessHandle process = ProcessHandle.of(running.get().pid()).orElseThrow();
+            out().println("Stopped the lab in " + lab().dir() + " (" + running.get().spec().describe() + ", pid "
+                    + running.get().pid() + "). Switch state is kept in " + lab().switchState() + ".");
+            return ExitCodes.OK;
+        }
+
+        /**
+         * The lab process removes its containers as it stops; this removes the ones a killed or
+         * crashed lab left. If Docker does not answer, the record stays so that a later down tries again.
+         */
+        private int removeContainers() throws CommandFailure {
+            try {
+                return new SwitchContainers(docker(), lab()).remove();
+            } catch (IOException e) {
+                throw new CommandFailure(ExitCodes.UNAVAILABLE, "the lab's switch containers could not be removed: "
+                        + e.getMessage() + "; make sure Docker answers ('docker info') and run 'waldoconf lab down"
+                        + " --dir " + lab().dir() + "' again");
+            }
+        }
+
+        private static void stop(ProcessHandle process) {
             process.destroy();
             try {
                 process.onExit().get(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -98,19 +136,15 @@ final class LabCommand implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            lab().clear();
-            out().println("Stopped the lab in " + lab().dir() + " (" + running.get().switches() + " switches, pid "
-                    + running.get().pid() + "). Switch state is kept in " + lab().switchState() + ".");
-            return ExitCodes.OK;
         }
     }
 
     /** {@code lab status}. */
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Shows whether the lab runs, and each switch's address and whether it answers.",
+            description = "Shows whether the lab runs, and each switch's address (and container) and whether it"
+                    + " answers.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
-            "3:no lab running (status), or a switch does not answer",
-            "5:the lab could not be started, or --containers (not available yet)"})
+            "3:no lab running, or a switch does not answer"})
     static final class Status extends LabSubcommand {
         Status(CliContext context) {
             super(context);
@@ -123,9 +157,9 @@ final class LabCommand implements Runnable {
                 throw new CommandFailure(ExitCodes.UNREACHABLE, "no lab is running in " + lab().dir()
                         + "; start one with 'waldoconf lab up'");
             }
-            out().println("Lab in " + lab().dir() + ": pid " + running.get().pid() + ", " + running.get().switches()
-                    + " switches; " + running.get().message() + ".");
-            return printSwitches();
+            out().println("Lab in " + lab().dir() + ": pid " + running.get().pid() + ", "
+                    + running.get().spec().describe() + "; " + running.get().message() + ".");
+            return printSwitches(running.get());
         }
     }
 
@@ -135,6 +169,12 @@ final class LabCommand implements Runnable {
         @CommandLine.Option(names = "--switches", defaultValue = "4")
         int switches;
 
+        @CommandLine.Option(names = "--containers")
+        boolean containers;
+
+        @CommandLine.Mixin
+        NetworkOptions network;
+
         Run(CliContext context) {
             super(context);
         }
@@ -142,11 +182,12 @@ final class LabCommand implements Runnable {
         @Override
         protected int run() throws IOException {
             LabDirectory lab = lab();
+            LabSpec spec = new LabSpec(switches, containers, network.insecure);
             LabRunner runner;
             try {
-                runner = LabRunner.start(lab, switches, context.engines().get());
+                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()), docker());
             } catch (IOException | ConfigException | RuntimeException e) {
-                lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), switches, "failed", e.getMessage()));
+                lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "failed", e.getMessage()));
                 throw new IOException("lab did not start: " + e.getMessage(), e);
             }
             CountDownLatch stopped = new CountDownLatch(1);
@@ -154,7 +195,7 @@ final class LabCommand implements Runnable {
                 runner.close();
                 stopped.countDown();
             }));
-            out().println("lab running: " + switches + " switches, inventory " + lab.inventory() + "; "
+            out().println("lab running: " + spec.describe() + ", inventory " + lab.inventory() + "; "
                     + runner.servicesNote());
             out().flush();
             try {

@@ -15,7 +15,7 @@ import java.util.Properties;
 
 /**
  * The folder of a local lab ({@code .waldoconf/lab} by default): the running lab's record
- * ({@code lab.properties}: pid, switch count, status), the inventory it wrote, the community file
+ * ({@code lab.properties}: pid, switch count, containers or not, TLS or not, status), the inventory it wrote, the community file
  * that inventory refers to, the switches' state files and the lab's log. Any invocation of
  * {@code waldoconf} finds the lab through it.
  *
@@ -56,11 +56,16 @@ record LabDirectory(Path dir) {
      * What lab.properties says about the lab.
      *
      * @param pid the lab process
-     * @param switches how many switches it runs
+     * @param spec what it runs: how many switches, whether in containers, whether with TLS off
      * @param status starting, ready or failed
      * @param message why it failed, or a note (e.g. services not started)
      */
-    record Info(long pid, int switches, String status, String message) {
+    record Info(long pid, LabSpec spec, String status, String message) {
+        /** How many switches it runs. */
+        int switches() {
+            return spec.switches();
+        }
+
         /**
          * Whether the lab's process is alive. A stale record whose pid now belongs to another
          * program does not count, so {@code lab down} never stops a process it did not start.
@@ -88,8 +93,10 @@ record LabDirectory(Path dir) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Info(Long.parseLong(properties.getProperty("pid", "-1")),
-                    Integer.parseInt(properties.getProperty("switches", "0")),
+            LabSpec spec = new LabSpec(Integer.parseInt(properties.getProperty("switches", "0")),
+                    Boolean.parseBoolean(properties.getProperty("containers")),
+                    Boolean.parseBoolean(properties.getProperty("insecure")));
+            return Optional.of(new Info(Long.parseLong(properties.getProperty("pid", "-1")), spec,
                     properties.getProperty("status", "unknown"), properties.getProperty("message", "")));
         } catch (NumberFormatException e) {
             return Optional.empty();
@@ -107,6 +114,8 @@ record LabDirectory(Path dir) {
         Properties properties = new Properties();
         properties.setProperty("pid", Long.toString(info.pid()));
         properties.setProperty("switches", Integer.toString(info.switches()));
+        properties.setProperty("containers", Boolean.toString(info.spec().containers()));
+        properties.setProperty("insecure", Boolean.toString(info.spec().insecure()));
         properties.setProperty("status", info.status());
         properties.setProperty("message", info.message());
         Path temporary = dir.resolve("lab.properties.tmp");
@@ -122,22 +131,22 @@ record LabDirectory(Path dir) {
      *
      * @return the running lab's record, and whether this call started it
      */
-    Started ensureRunning(LabLauncher launcher, int switches) throws IOException {
+    Started ensureRunning(LabLauncher launcher, LabSpec spec) throws IOException {
         Files.createDirectories(dir);
         // File locks are per process; threads of one JVM also queue on this monitor.
         synchronized (LabDirectory.class) {
-            return ensureRunningLocked(launcher, switches);
+            return ensureRunningLocked(launcher, spec);
         }
     }
 
-    private Started ensureRunningLocked(LabLauncher launcher, int switches) throws IOException {
+    private Started ensureRunningLocked(LabLauncher launcher, LabSpec spec) throws IOException {
         try (FileChannel channel = FileChannel.open(dir.resolve("lab.lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
             Optional<Info> running = running();
             if (running.isPresent()) {
                 return new Started(running.get(), false);
             }
-            launcher.start(dir, switches);
+            launcher.start(dir, spec);
             return new Started(running().orElseThrow(() -> new IOException("the lab in " + dir
                     + " stopped right after starting; see " + log())), true);
         }

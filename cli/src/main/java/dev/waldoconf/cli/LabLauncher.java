@@ -10,23 +10,23 @@ import java.util.Optional;
 /** Starts a lab in the background so that it outlives the command that started it. */
 @FunctionalInterface
 public interface LabLauncher {
-    /** How long a lab may take to start before {@code lab up} gives up. */
+    /** How long a lab may take to start before {@code lab up} gives up (containers get more: {@link LabSpec}). */
     long START_TIMEOUT_MS = 60_000;
 
     /**
-     * Starts {@code switches} simulated switches recorded in {@code dir} and returns once they
+     * Starts the lab {@code spec} asks for, recorded in {@code dir}, and returns once its switches
      * answer (the lab's record says ready).
      *
      * @throws IOException when the lab did not start; the message says why and where its log is
      */
-    void start(Path dir, int switches) throws IOException;
+    void start(Path dir, LabSpec spec) throws IOException;
 
     /**
      * Starts the lab as a separate Java process running {@code waldoconf lab run}, with this
      * process's Java and class path, its output going to the lab's log.
      */
     static LabLauncher process() {
-        return (dir, switches) -> {
+        return (dir, spec) -> {
             LabDirectory lab = new LabDirectory(dir);
             Files.createDirectories(dir);
             lab.clear();
@@ -36,11 +36,17 @@ public interface LabLauncher {
             // Netty loads its native transport; allowing it up front keeps JDK warnings out of the lab log.
             command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "lab", "run",
-                    "--dir", dir.toString(), "--switches", Integer.toString(switches)));
+                    "--dir", dir.toString(), "--switches", Integer.toString(spec.switches())));
+            if (spec.containers()) {
+                command.add("--containers");
+            }
+            if (spec.insecure()) {
+                command.add("--insecure");
+            }
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(lab.log().toFile()).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
                     .start();
-            awaitReady(lab, process);
+            awaitReady(lab, process, spec.startTimeoutMs());
         };
     }
 
@@ -63,8 +69,8 @@ public interface LabLauncher {
     }
 
     /** Polls the lab's record until it says ready, the process dies, or the time is up. */
-    private static void awaitReady(LabDirectory lab, Process process) throws IOException {
-        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
+    private static void awaitReady(LabDirectory lab, Process process, long timeoutMs) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
         while (System.currentTimeMillis() < deadline) {
             Optional<LabDirectory.Info> info = lab.read();
             // setsid may fork, so the lab's pid need not be the launched process's; the record was cleared first.
@@ -84,6 +90,6 @@ public interface LabLauncher {
             }
         }
         process.destroy();
-        throw new IOException("the lab did not start within " + START_TIMEOUT_MS / 1000 + " s; see " + lab.log());
+        throw new IOException("the lab did not start within " + timeoutMs / 1000 + " s; see " + lab.log());
     }
 }

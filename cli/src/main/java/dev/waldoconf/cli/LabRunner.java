@@ -8,9 +8,9 @@ import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.lab.Lab;
-import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A running lab: simulated switches in this JVM, the inventory that describes them, and (when
- * this build has a change engine) one WaldoConf service per switch. {@code waldoconf lab run}
- * holds one until the process is told to stop; tests hold one directly.
+ * A running lab: simulated switches (in this JVM, or one container each), the inventory that
+ * describes them, and (when this build has a change engine) one WaldoConf service per switch.
+ * {@code waldoconf lab run} holds one until the process is told to stop; tests hold one directly.
  */
 final class LabRunner implements AutoCloseable {
     /** The lab switches' write community (the lab's default); the inventory reads it from a file. */
@@ -33,41 +33,71 @@ final class LabRunner implements AutoCloseable {
     static final String NAME_PREFIX = "lab";
 
     private final LabDirectory directory;
-    private final Lab lab;
-    private final Inventory inventory;
+    private final Switches switches;
     private final List<RunningService> services;
     private final String servicesNote;
 
-    private LabRunner(LabDirectory directory, Lab lab, Inventory inventory, List<RunningService> services,
+    private LabRunner(LabDirectory directory, Switches switches, List<RunningService> services,
                       String servicesNote) {
         this.directory = directory;
-        this.lab = lab;
-        this.inventory = inventory;
+        this.switches = switches;
         this.services = services;
         this.servicesNote = servicesNote;
     }
 
+    /** The switches, and how to stop them wherever they run. */
+    private record Switches(List<LabSwitch> list, Runnable stop) {
+        void close() {
+            stop.run();
+        }
+    }
+
     /**
-     * Starts {@code count} switches, writes the inventory, starts the services if {@code engine}
-     * is present, and records the lab as ready.
+     * Starts the switches {@code spec} asks for (containers through {@code docker}), writes the
+     * inventory, starts the services if {@code engine} is present, and records the lab as ready.
      */
-    static LabRunner start(LabDirectory directory, int count, Optional<ChangeEngine> engine)
+    static LabRunner start(LabDirectory directory, LabSpec spec, Optional<ChangeEngine> engine, Docker docker)
             throws IOException, ConfigException {
         Files.createDirectories(directory.switchState());
         writeCommunity(directory.community());
-        Lab lab = Lab.start(count, SwitchConfig.named(NAME_PREFIX), directory.switchState());
+        Switches switches = spec.containers() ? containers(directory, spec, docker) : embedded(directory, spec);
         try {
-            Files.writeString(directory.inventory(), inventoryYaml(lab.switches()));
+            Files.writeString(directory.inventory(), inventoryYaml(switches.list(), spec.containers()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
-            String note = startServices(engine, inventory, directory, services);
-            LabRunner runner = new LabRunner(directory, lab, inventory, services, note);
-            directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), count, "ready", note));
+            String note = startServices(engine, inventory, directory, services)
+                    + (spec.insecure() && !services.isEmpty() ? " with TLS off (--insecure)" : "");
+            LabRunner runner = new LabRunner(directory, switches, services, note);
+            directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "ready", note));
             return runner;
         } catch (IOException | ConfigException | RuntimeException e) {
-            lab.close();
+            switches.close();
             throw e;
         }
+    }
+
+    /** Switches in this JVM. */
+    private static Switches embedded(LabDirectory directory, LabSpec spec) throws IOException {
+        Lab lab = Lab.start(spec.switches(), SwitchConfig.named(NAME_PREFIX), directory.switchState());
+        List<LabSwitch> list = lab.switches().stream()
+                .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())).toList();
+        return new Switches(list, lab::close);
+    }
+
+    /** One container per switch; closing removes them. */
+    private static Switches containers(LabDirectory directory, LabSpec spec, Docker docker) throws IOException {
+        SwitchContainers containers = new SwitchContainers(docker, directory);
+        String image = containers.ensureImage(new PrintWriter(System.out, true));
+        List<LabSwitch> list = containers.start(image, spec.switches(), spec.startTimeoutMs());
+        return new Switches(list, () -> {
+            try {
+                containers.remove();
+            } catch (IOException e) {
+                // 'waldoconf lab down' removes them again by label; the lab's log says why they are still there.
+                System.err.println("lab: could not remove the switch containers: " + e.getMessage()
+                        + "; 'waldoconf lab down' tries again");
+            }
+        });
     }
 
     /**
@@ -102,22 +132,23 @@ final class LabRunner implements AutoCloseable {
     }
 
     /** The inventory of the lab's switches, in the format of configs/lab-inventory.yaml. */
-    static String inventoryYaml(List<SimulatedSwitch> switches) throws IOException {
+    static String inventoryYaml(List<LabSwitch> switches, boolean containers) throws IOException {
         StringBuilder yaml = new StringBuilder()
                 .append("# Written by `waldoconf lab up` at ").append(Instant.now()).append(": the local lab's ")
-                .append(switches.size()).append(" simulated switches.\n")
+                .append(switches.size()).append(" simulated switches")
+                .append(containers ? ", one container each" : "").append(".\n")
                 .append("# Stop them with `waldoconf lab down`. The format is explained in configs/lab-inventory.yaml.\n")
                 .append("switches:\n");
         List<String> names = new ArrayList<>();
-        for (SimulatedSwitch sw : switches) {
-            InetSocketAddress snmp = sw.snmpAddress();
+        for (LabSwitch sw : switches) {
+            InetSocketAddress snmp = sw.snmp();
             yaml.append("  - name: ").append(sw.name()).append('\n')
                     .append("    service: 127.0.0.1:").append(freeTcpPort()).append('\n')
                     .append("    snmp: ").append(snmp.getAddress().getHostAddress()).append(':')
                     .append(snmp.getPort()).append('\n')
                     .append("    version: '2c'\n")
                     .append("    credentials: lab\n")
-                    .append("    ports: ").append(sw.spec().portCount()).append('\n');
+                    .append("    ports: ").append(sw.ports()).append('\n');
             names.add(sw.name());
         }
         return yaml.append("groups:\n")
@@ -135,16 +166,6 @@ final class LabRunner implements AutoCloseable {
         }
     }
 
-    /** The inventory of the running lab. */
-    Inventory inventory() {
-        return inventory;
-    }
-
-    /** The switches. */
-    Lab lab() {
-        return lab;
-    }
-
     /** What the lab says about its services. */
     String servicesNote() {
         return servicesNote;
@@ -154,7 +175,7 @@ final class LabRunner implements AutoCloseable {
     @Override
     public void close() {
         services.forEach(RunningService::close);
-        lab.close();
+        switches.close();
         try {
             directory.clear();
         } catch (IOException e) {

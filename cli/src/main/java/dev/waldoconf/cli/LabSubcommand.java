@@ -9,6 +9,8 @@ import dev.waldoconf.model.SwitchState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -60,8 +62,17 @@ abstract class LabSubcommand implements Callable<Integer> {
         return spec.commandLine().getErr();
     }
 
-    /** Prints each lab switch with its addresses and whether it answers SNMP; exit code 3 if one does not. */
-    protected int printSwitches() throws IOException {
+    /** Docker as this invocation's environment names it. */
+    protected Docker docker() {
+        return Docker.from(context.environment());
+    }
+
+    /**
+     * Prints each switch of the lab {@code info} describes with its addresses (and container) and
+     * whether it answers SNMP; exit code 3 if one does not.
+     */
+    protected int printSwitches(LabDirectory.Info info) throws IOException {
+        Function<String, String> container = info.spec().containers() ? containers() : name -> "";
         Inventory inventory;
         try {
             inventory = InventoryLoader.load(lab().inventory());
@@ -74,10 +85,21 @@ abstract class LabSubcommand implements Callable<Integer> {
             String state = probe(inventory, entry);
             allAnswer &= !state.startsWith("not answering");
             out().println("  " + entry.name() + "  snmp " + entry.snmp() + "  service " + entry.service() + "  "
-                    + state);
+                    + state + container.apply(entry.name()));
         }
         out().println("Inventory: " + lab().inventory() + " (plan and apply use it when no --inventory is given)");
         return allAnswer ? ExitCodes.OK : ExitCodes.UNREACHABLE;
+    }
+
+    /** Each switch's container, as "  container NAME (STATUS)"; when Docker does not answer, each says so. */
+    private Function<String, String> containers() {
+        try {
+            Map<String, String> byName = new SwitchContainers(docker(), lab()).list();
+            return name -> "  container " + byName.getOrDefault(name,
+                    "missing (run 'waldoconf lab down' and 'waldoconf lab up --containers')");
+        } catch (IOException e) {
+            return name -> "  container unknown: " + e.getMessage();
+        }
     }
 
     private String probe(Inventory inventory, SwitchEntry entry) {

@@ -45,7 +45,8 @@ final class StatusCommand extends SwitchCommand {
         for (StatusReport.SwitchStatus status : report.switches()) {
             allReachable &= status.reachable();
             out().println(outputOptions.ansi().string("  @|bold " + status.switchName() + "|@: "
-                    + (status.reachable() ? "@|green reachable|@" : "@|red unreachable|@ (" + status.detail() + ")")
+                    + (status.reachable() ? "@|green reachable|@" : "@|red unreachable|@ (" + status.detail()
+                            + network.mismatchHint(status.detail()) + ")")
                     + (status.drift().isEmpty() ? "" : ", drifted:")));
             for (VlanChange step : status.drift()) {
                 out().println("      " + step.describe());

@@ -37,6 +37,9 @@ abstract class SwitchCommand implements Callable<Integer> {
     @Mixin
     protected OutputOptions outputOptions;
 
+    @Mixin
+    protected NetworkOptions network;
+
     SwitchCommand(CliContext context) {
         this.context = context;
     }
@@ -93,7 +96,7 @@ abstract class SwitchCommand implements Callable<Integer> {
             err().println("No --inventory given and no lab running: starting a lab of " + inventoryOptions.labSwitches
                     + " simulated switches in " + lab.dir() + " (stop it with 'waldoconf lab down').");
             err().flush();
-            lab.ensureRunning(context.labs(), inventoryOptions.labSwitches);
+            lab.ensureRunning(context.labs(), new LabSpec(inventoryOptions.labSwitches, false, network.insecure));
         }
         return InventoryLoader.load(lab.inventory());
     }
@@ -114,22 +117,47 @@ abstract class SwitchCommand implements Callable<Integer> {
         new PlanPrinter(outputOptions.ansi()).print(plan, out());
     }
 
-    /** The change engine, or a failure saying it is not in this build. */
-    protected ChangeEngine engine() throws CommandFailure {
-        return context.engines().get().orElseThrow(() -> new CommandFailure(ExitCodes.UNAVAILABLE,
-                "this waldoconf has no change engine (dev.waldoconf.service) built in yet, so it cannot '"
-                        + spec.name() + "'; 'waldoconf plan' works without it"));
+    /**
+     * The change engine with TLS as {@code --insecure} says, or a failure saying it is not in this
+     * build, or that the local lab (when its inventory is used) runs its services the other way.
+     */
+    protected ChangeEngine engine() throws CommandFailure, IOException {
+        checkLabAgreesOnTls();
+        return context.engines().apply(network.engineOptions()).orElseThrow(() -> new CommandFailure(
+                ExitCodes.UNAVAILABLE, "this waldoconf has no change engine (dev.waldoconf.service) built in yet,"
+                        + " so it cannot '" + spec.name() + "'; 'waldoconf plan' works without it"));
+    }
+
+    /**
+     * Both ends must agree on TLS: when the local lab's inventory is used, say so before connecting
+     * rather than after a failed handshake.
+     */
+    protected void checkLabAgreesOnTls() throws CommandFailure, IOException {
+        if (inventoryOptions.inventory != null) {
+            return;
+        }
+        LabDirectory lab = new LabDirectory(inventoryOptions.labDir);
+        var running = lab.running();
+        if (running.isEmpty() || running.get().spec().insecure() == network.insecure) {
+            return;
+        }
+        throw new CommandFailure(ExitCodes.USAGE, running.get().spec().insecure()
+                ? "the lab in " + lab.dir() + " runs its services with TLS off (lab up --insecure); pass --insecure"
+                        + " too, or restart the lab with TLS ('waldoconf lab down', then 'waldoconf lab up')"
+                : "the lab in " + lab.dir() + " runs its services with TLS; drop --insecure, or restart the lab"
+                        + " with it ('waldoconf lab down', then 'waldoconf lab up --insecure')");
     }
 
     /** Turns an engine failure into a command failure with the matching exit code. */
-    protected static CommandFailure failure(EngineException e) {
+    protected CommandFailure failure(EngineException e) {
         int code = switch (e.kind()) {
             case UNREACHABLE -> ExitCodes.UNREACHABLE;
             case CONFLICT -> ExitCodes.CONFLICT;
             case REFUSED -> ExitCodes.CHANGE_FAILED;
             case UNAVAILABLE -> ExitCodes.UNAVAILABLE;
         };
-        return new CommandFailure(code, e.getMessage());
+        return new CommandFailure(code, e.getMessage() + (e.kind() == EngineException.Kind.UNREACHABLE
+                ? network.mismatchHint(e.getMessage()) : ""));
     }
 
     /** Path for messages: relative paths stay as typed. */

@@ -58,6 +58,23 @@ class CallCommandTest {
     }
 
     @Test
+    void callWithInsecureReachesServicesWithTlsOffAndWithoutItSaysWhy() throws Exception {
+        SimulatedSwitch a = lab("sw-a");
+        Path inventory = inventory(List.of(a), "");
+        serve(inventory, true);
+
+        CliHarness.Result withTls = run("call", EXAMPLE, SET_ALL, "rack 3", "noc", "-i", inventory.toString());
+        assertThat(withTls.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
+        assertThat(withTls.err()).contains("the service does not speak TLS", "pass --insecure here too",
+                "no switch was changed");
+
+        CliHarness.Result insecure = run("call", EXAMPLE, SET_ALL, "rack 3", "noc", "-i", inventory.toString(),
+                "--insecure");
+        assertThat(insecure.exitCode()).as(insecure.err()).isEqualTo(ExitCodes.OK);
+        assertThat(a.state().sysLocation()).isEqualTo("rack 3");
+    }
+
+    @Test
     void aSwitchThatRefusesChangesNoSwitchAndExitsOne() throws Exception {
         SimulatedSwitch a = lab("sw-a");
         SimulatedSwitch b = lab("sw-b");
@@ -141,10 +158,15 @@ class CallCommandTest {
 
     /** Starts the example's service for every switch of {@code inventory}, as 'serve --service' does. */
     private void serve(Path inventoryFile) throws Exception {
+        serve(inventoryFile, false);
+    }
+
+    /** As {@link #serve(Path)}; {@code insecure} as 'serve --service --insecure' does. */
+    private void serve(Path inventoryFile, boolean insecure) throws Exception {
         Inventory inventory = InventoryLoader.load(inventoryFile);
         for (SwitchEntry entry : inventory.switches()) {
-            running.add(CustomServer.start(Path.of(EXAMPLE), inventory, entry,
-                    NetConfig.defaults("switch-" + entry.name(), dir.resolve("served").resolve(entry.name())),
+            NetConfig net = NetConfig.defaults("switch-" + entry.name(), dir.resolve("served").resolve(entry.name()));
+            running.add(CustomServer.start(Path.of(EXAMPLE), inventory, entry, insecure ? net.insecure() : net,
                     Map.of()));
         }
     }

@@ -4,6 +4,7 @@ import dev.waldoconf.config.DeviceFactory;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.MemoryVlanDevice;
 import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.model.SwitchState;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,6 +51,10 @@ final class CliHarness implements AutoCloseable {
     final List<LabRunner> labs = new ArrayList<>();
     boolean interactive;
     ChangeEngine engine;
+    /** The options each command asked for its engine with, in order. */
+    final List<EngineOptions> engineOptions = new ArrayList<>();
+    /** The environment the commands see; tests may add to it (e.g. the docker command). */
+    final Map<String, String> environment = new HashMap<>(Map.of("TEST_COMMUNITY", "private"));
 
     private final Path dir;
 
@@ -64,7 +69,12 @@ final class CliHarness implements AutoCloseable {
 
     /** Runs waldoconf with {@code args}. */
     Result run(String... args) {
-        CommandLine commandLine = WaldoconfCommand.newCommandLine(context());
+        return run(context(), args);
+    }
+
+    /** Runs waldoconf with {@code args} in {@code context} (e.g. {@link CliContext#system()}), capturing its output. */
+    static Result run(CliContext context, String... args) {
+        CommandLine commandLine = WaldoconfCommand.newCommandLine(context);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         commandLine.setOut(new PrintWriter(out, true));
@@ -74,13 +84,16 @@ final class CliHarness implements AutoCloseable {
     }
 
     private CliContext context() {
-        return new CliContext(() -> Optional.ofNullable(engine), devices(), Map.of("TEST_COMMUNITY", "private"),
-                terminal(), (labDir, switches) -> labs.add(startLab(labDir, switches)));
+        return new CliContext(options -> {
+            engineOptions.add(options);
+            return Optional.ofNullable(engine);
+        }, devices(), environment,
+                terminal(), (labDir, spec) -> labs.add(startLab(labDir, spec)));
     }
 
-    private static LabRunner startLab(Path labDir, int switches) throws IOException {
+    private LabRunner startLab(Path labDir, LabSpec spec) throws IOException {
         try {
-            return LabRunner.start(new LabDirectory(labDir), switches, Optional.empty());
+            return LabRunner.start(new LabDirectory(labDir), spec, Optional.empty(), Docker.from(environment));
         } catch (dev.waldoconf.config.ConfigException e) {
             throw new IOException(e.getMessage(), e);
         }

@@ -63,10 +63,86 @@ class LabCommandTest {
     }
 
     @Test
-    void containersAreNotAvailableYet() {
-        CliHarness.Result result = new CliHarness(dir).run("lab", "up", "--containers", "--dir", dir.toString());
+    void containersWithoutADockerCommandSayWhatToInstallAndExitWith5() {
+        CliHarness cli = new CliHarness(dir);
+        cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
+        CliHarness.Result result = cli.run("lab", "up", "--containers", "--dir", dir.resolve("lab").toString());
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(result.err()).startsWith("error: --containers is not available yet");
+        assertThat(result.err()).startsWith("error: --containers needs Docker, but '" + dir.resolve("no-such-docker")
+                + "' cannot be run").contains("Install Docker").contains("without --containers");
+        assertThat(cli.labs).as("no lab is started without Docker").isEmpty();
+    }
+
+    @Test
+    void containersWhenNoEngineAnswersSayHowToStartOne() throws Exception {
+        // A docker command that fails the way the real one does when the daemon is down.
+        Path docker = Files.writeString(dir.resolve("docker"), "#!/bin/sh\necho 'Cannot connect to the Docker daemon"
+                + " at unix:///var/run/docker.sock. Is the docker daemon running?' >&2\nexit 1\n");
+        docker.toFile().setExecutable(true);
+        CliHarness cli = new CliHarness(dir);
+        cli.environment.put(Docker.COMMAND_VARIABLE, docker.toString());
+        CliHarness.Result result = cli.run("lab", "up", "--containers", "--switches", "2", "--dir",
+                dir.resolve("lab").toString());
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(result.err()).startsWith("error: --containers needs a Docker engine, but none answers (")
+                .contains("Is the docker daemon running?").contains("Start one").contains("without --containers");
+        assertThat(cli.labs).isEmpty();
+    }
+
+    @Test
+    void switchCountIsCheckedBeforeDocker() {
+        CliHarness cli = new CliHarness(dir);
+        cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
+        CliHarness.Result result = cli.run("lab", "up", "--containers", "--switches", "0", "--dir", dir.toString());
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).isEqualTo("error: --switches must be 1..256, got 0\n");
+    }
+
+    @Test
+    void upWithContainersWhileAProcessLabRunsSaysItIsAnotherLab() throws Exception {
+        try (CliHarness cli = new CliHarness(dir)) {
+            Path labDir = dir.resolve("lab");
+            assertThat(cli.run("lab", "up", "--switches", "1", "--dir", labDir.toString()).exitCode()).isZero();
+            cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
+            CliHarness.Result again = cli.run("lab", "up", "--containers", "--dir", labDir.toString());
+            assertThat(again.exitCode()).as(again.err()).isZero();
+            assertThat(again.out()).contains("(pid " + ProcessHandle.current().pid() + ", 1 switch)")
+                    .contains("It is not the lab asked for (4 switches in containers); run 'waldoconf lab down");
+        }
+    }
+
+    @Test
+    void downKeepsTheRecordOfAContainerLabWhenDockerDoesNotAnswer() throws Exception {
+        LabDirectory lab = new LabDirectory(dir.resolve("lab"));
+        // A container lab whose process is gone (pid -1 never runs), its containers perhaps still there.
+        lab.write(new LabDirectory.Info(-1, new LabSpec(2, true, false), "ready", "services running"));
+        CliHarness cli = new CliHarness(dir);
+        cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
+        CliHarness.Result result = cli.run("lab", "down", "--dir", lab.dir().toString());
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(result.err()).startsWith("error: the lab's switch containers could not be removed: ")
+                .contains("run 'waldoconf lab down --dir " + lab.dir() + "' again");
+        assertThat(lab.read()).as("kept, so a later down tries again").isPresent();
+    }
+
+    @Test
+    void eachSwitchContainerRunsOnHostNetworkingAsTheStateOwnerWithFreePorts() throws Exception {
+        LabDirectory lab = new LabDirectory(dir.resolve("lab"));
+        Files.createDirectories(lab.switchState());
+        SwitchContainers containers = new SwitchContainers(Docker.from(java.util.Map.of()), lab);
+        String state = lab.switchState().toAbsolutePath().toString();
+        Object uid = Files.getAttribute(lab.switchState(), "unix:uid");
+        assertThat(containers.runArguments("img:tag", "lab-2")).containsExactly("run", "-d",
+                "--name", containers.containerName("lab-2"),
+                "--label", "dev.waldoconf.lab.dir=" + lab.dir().toAbsolutePath().normalize(),
+                "--label", "dev.waldoconf.lab.switch=lab-2",
+                "--network", "host", "--user", uid + ":" + Files.getAttribute(lab.switchState(), "unix:gid"),
+                "-v", state + ":" + state,
+                "img:tag", "--name", "lab-2", "--host", "127.0.0.1", "--port", "0", "--control-port", "0",
+                "--ports", "24", "--state-file", state + "/lab-2.state");
+        assertThat(containers.containerName("lab-2")).matches("waldoconf-[0-9a-f]{8}-lab-2")
+                .isNotEqualTo(new SwitchContainers(Docker.from(java.util.Map.of()),
+                        new LabDirectory(dir.resolve("other"))).containerName("lab-2"));
     }
 
     @Test
@@ -97,7 +173,7 @@ class LabCommandTest {
                 .contains("- remove ports 1-8 from VLAN 1").endsWith("on 1 of 1 switch.\n");
         var down = run(context, "lab", "down", "--dir", labDir.toString());
         assertThat(down.exitCode()).isZero();
-        assertThat(down.out()).startsWith("Stopped the lab in " + labDir + " (1 switches, pid " + pid + ")");
+        assertThat(down.out()).startsWith("Stopped the lab in " + labDir + " (1 switch, pid " + pid + ")");
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
 
@@ -110,12 +186,6 @@ class LabCommandTest {
     }
 
     private static CliHarness.Result run(CliContext context, String... args) {
-        var commandLine = WaldoconfCommand.newCommandLine(context);
-        var out = new java.io.StringWriter();
-        var err = new java.io.StringWriter();
-        commandLine.setOut(new java.io.PrintWriter(out, true));
-        commandLine.setErr(new java.io.PrintWriter(err, true));
-        int exitCode = commandLine.execute(args);
-        return new CliHarness.Result(exitCode, out.toString(), err.toString());
+        return CliHarness.run(context, args);
     }
 }

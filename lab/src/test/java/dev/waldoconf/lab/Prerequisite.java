@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A tool some lab tests need (net-snmp, a Docker engine). When it is missing the tests skip and
  * print why, unless an environment variable says it should be there (bin/test sets them when
- * it finds the tools): then they fail, so a broken setup cannot pass as green.
+ * it finds the tools): then they fail, so a broken setup cannot pass as green. Public, and shipped in
+ * the lab's test jar, so other modules' container tests decide the same way.
  */
-final class Prerequisite {
+public final class Prerequisite {
     private Prerequisite() {
     }
 
@@ -19,8 +20,8 @@ final class Prerequisite {
      * Returns when {@code present}; otherwise fails (when {@code expectVariable} is {@code 1} in
      * {@code environment}) or aborts the test, printing {@code reason}.
      */
-    static void require(boolean present, String reason, String expectVariable, String fix,
-                        Map<String, String> environment) {
+    public static void require(boolean present, String reason, String expectVariable, String fix,
+                               Map<String, String> environment) {
         require(present, reason, expectVariable, fix, environment, System.out);
     }
 

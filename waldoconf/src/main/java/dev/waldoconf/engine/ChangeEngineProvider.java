@@ -5,6 +5,6 @@ package dev.waldoconf.engine;
  * implements {@link ChangeEngine} (the lead's {@code dev.waldoconf.service}).
  */
 public interface ChangeEngineProvider {
-    /** A new engine; the caller closes it. */
-    ChangeEngine create();
+    /** A new engine set up as {@code options} ask; the caller closes it. */
+    ChangeEngine create(EngineOptions options);
 }

@@ -12,8 +12,8 @@ public final class ChangeEngines {
     private ChangeEngines() {
     }
 
-    /** The first registered engine, if any. */
-    public static Optional<ChangeEngine> find() {
-        return ServiceLoader.load(ChangeEngineProvider.class).findFirst().map(ChangeEngineProvider::create);
+    /** The first registered engine, if any, set up as {@code options} ask. */
+    public static Optional<ChangeEngine> find(EngineOptions options) {
+        return ServiceLoader.load(ChangeEngineProvider.class).findFirst().map(provider -> provider.create(options));
     }
 }

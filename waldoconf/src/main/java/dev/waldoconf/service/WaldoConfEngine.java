@@ -13,6 +13,7 @@ import dev.waldoconf.engine.ApplyResult;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.ProgressListener.Stage;
 import dev.waldoconf.engine.RunningService;
@@ -43,15 +44,27 @@ public final class WaldoConfEngine implements ChangeEngine {
     private final DeviceFactory devices;
     private final Path operatorState;
     private final Clock clock;
+    private final EngineOptions options;
 
     /**
      * @param devices opens switches over SNMP for {@code serve} and drift checks
      * @param operatorState where the operator's host keeps its TLS key and pinned service certificates
      */
     public WaldoConfEngine(DeviceFactory devices, Path operatorState, Clock clock) {
+        this(devices, operatorState, clock, EngineOptions.DEFAULTS);
+    }
+
+    /** An engine whose hosts (operator and services) run as {@code options} ask, e.g. with TLS off. */
+    public WaldoConfEngine(DeviceFactory devices, Path operatorState, Clock clock, EngineOptions options) {
         this.devices = devices;
         this.operatorState = operatorState;
         this.clock = clock;
+        this.options = options;
+    }
+
+    /** {@code net} with TLS off when the options say {@code --insecure}. */
+    private NetConfig secured(NetConfig net) {
+        return options.insecure() ? net.insecure() : net;
     }
 
     private OperatorSession connect(List<SwitchEntry> switches) throws EngineException {
@@ -63,7 +76,7 @@ public final class WaldoConfEngine implements ChangeEngine {
     }
 
     private NetConfig operatorNet() {
-        return NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorState);
+        return secured(NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorState));
     }
 
     private static Map<String, InetSocketAddress> addresses(List<SwitchEntry> switches) {
@@ -237,12 +250,12 @@ public final class WaldoConfEngine implements ChangeEngine {
         if (spec.customService().isPresent()) {
             // An operator's own .wld device service (see dev.waldoconf.custom and waldoconf/README.md).
             return dev.waldoconf.custom.CustomServer.start(spec.customService().get(), spec.inventory(), entry,
-                    SwitchServer.defaultNet(entry.name(), spec.stateDir()), System.getenv());
+                    secured(SwitchServer.defaultNet(entry.name(), spec.stateDir())), System.getenv());
         }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
             return SwitchServer.start(entry.name(), device, resolved(entry.service()),
-                    spec.stateDir(), SwitchServer.defaultNet(entry.name(), spec.stateDir()), clock);
+                    spec.stateDir(), secured(SwitchServer.defaultNet(entry.name(), spec.stateDir())), clock);
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {
