@@ -26,11 +26,13 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     };
     private static final int MAX_HOST_ID_CHARS = 255;
     private final String hostId;
+    private final long incarnation;
     private final Security security;
     private final PeerPins pins;
 
-    HandshakeHandler(String hostId, Security security, PeerPins pins) {
+    HandshakeHandler(String hostId, long incarnation, Security security, PeerPins pins) {
         this.hostId = hostId;
+        this.incarnation = incarnation;
         this.security = security;
         this.pins = pins;
     }
@@ -38,7 +40,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         // With TLS, SslHandler holds this write back until its own handshake is done.
-        Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(hostId).build();
+        Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(hostId)
+                .setIncarnation(incarnation).build();
         ctx.writeAndFlush(Frame.newBuilder().setHello(hello).build(), ctx.voidPromise());
         ctx.fireChannelActive();
     }
@@ -51,7 +54,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         Hello hello = frame.getHello();
         checkHello(hello);
         checkCertificate(ctx, hello.getHost());
-        ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), hello.getHost()));
+        ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), hello.getHost(), hello.getIncarnation()));
         ctx.pipeline().remove(this);
         ctx.fireUserEventTriggered(COMPLETED);
     }

@@ -38,16 +38,17 @@ public final class NetNode implements AutoCloseable {
     private final TrafficCounter traffic = new TrafficCounter();
     private final ChannelGroup channels = new DefaultChannelGroup("waldo", GlobalEventExecutor.INSTANCE);
 
-    private NetNode(NetConfig config, LinkListener listener, int ioThreads, Supplier<ChannelHandler> protocolStage) {
+    private NetNode(NetConfig config, LinkListener listener, int ioThreads, Supplier<ChannelHandler> protocolStage,
+                    long incarnation) {
         this.config = config;
         this.io = IoTransport.best();
         HostCredentials credentials = HostCredentials.load(config);
         TlsContexts tls = credentials == null ? null : TlsContexts.build(credentials);
         PeerPins pins = config.security() == Security.SELF_SIGNED ? new PeerPins(config.stateDir()) : null;
         this.serverInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.server(), pins, listener,
-                protocolStage, traffic);
+                protocolStage, traffic, incarnation);
         this.clientInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.client(), pins, listener,
-                protocolStage, traffic);
+                protocolStage, traffic, incarnation);
         this.group = io.newGroup(ioThreads, "waldo-net-" + config.hostId());
     }
 
@@ -56,21 +57,22 @@ public final class NetNode implements AutoCloseable {
      * the host's self-signed certificate in its state directory on first start.
      */
     public static NetNode start(NetConfig config, LinkListener listener) {
-        return new NetNode(config, listener, 0, null);
+        return new NetNode(config, listener, 0, null, 0);
     }
 
     /** Starts a node with {@code ioThreads} I/O threads. */
     public static NetNode start(NetConfig config, LinkListener listener, int ioThreads) {
-        return new NetNode(config, listener, ioThreads, null);
+        return new NetNode(config, listener, ioThreads, null, 0);
     }
 
     /**
      * Starts a node whose connections carry the runtime core's protocol
-     * messages: {@code protocolStage} makes each connection's codec.
+     * messages: {@code protocolStage} makes each connection's codec, and
+     * {@code incarnation} tells peers which run of this host they reach.
      */
     static NetNode start(NetConfig config, LinkListener listener, int ioThreads,
-                         Supplier<ChannelHandler> protocolStage) {
-        return new NetNode(config, listener, ioThreads, protocolStage);
+                         Supplier<ChannelHandler> protocolStage, long incarnation) {
+        return new NetNode(config, listener, ioThreads, protocolStage, incarnation);
     }
 
     /** The I/O threads; with one thread, everything the node reports happens on it, in order. */

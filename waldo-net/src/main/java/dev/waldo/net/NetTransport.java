@@ -37,6 +37,8 @@ public final class NetTransport implements Transport {
     private final EventLoop loop;
     private final long serialBase = System.currentTimeMillis() << 20;
     private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
+    /** The run of each peer last linked, to tell a restarted peer from a reconnected one. */
+    private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
     /** Peers this host dialed, by host number: dialed again after their link goes down. */
     private final Map<Integer, InetSocketAddress> dialed = new ConcurrentHashMap<>();
     /** Hosts being dialed on demand by {@link #reach}. */
@@ -55,7 +57,8 @@ public final class NetTransport implements Transport {
         this.guard = new ProtocolGuard(localHost);
         ValueCodec values = new ValueCodec(structs);
         this.linkEvents = new LinkEvents();
-        this.node = NetNode.start(config, linkEvents, 1, () -> new ProtocolCodec(localHost, hosts, guard, values));
+        this.node = NetNode.start(config, linkEvents, 1, () -> new ProtocolCodec(localHost, hosts, guard, values),
+                serialBase);
         this.loop = node.group().next();
     }
 
@@ -240,6 +243,11 @@ public final class NetTransport implements Transport {
                 // Messages on the old link may be lost: tell the core, as for any link down.
                 previous.close("replaced by a newer connection to the same host");
                 notifyDown(host);
+            }
+            Long before = incarnations.put(host, link.incarnation());
+            if (before != null && before != link.incarnation() && receiver != null) {
+                log.info("host {}: {} restarted", config.hostId(), link.hostId());
+                receiver.onPeerRestarted(host);
             }
             if (receiver != null) {
                 receiver.onLinkUp(host);

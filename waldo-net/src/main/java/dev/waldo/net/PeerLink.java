@@ -14,15 +14,22 @@ public final class PeerLink {
     static final AttributeKey<PeerLink> KEY = AttributeKey.valueOf("waldo.peerLink");
     private final Channel channel;
     private final String hostId;
+    private final long incarnation;
 
-    PeerLink(Channel channel, String hostId) {
+    PeerLink(Channel channel, String hostId, long incarnation) {
         this.channel = channel;
         this.hostId = hostId;
+        this.incarnation = incarnation;
     }
 
     /** The peer's host id, as it announced in its Hello. */
     public String hostId() {
         return hostId;
+    }
+
+    /** Which run of the peer this link leads to: it changes when the peer restarts (0 if unknown). */
+    long incarnation() {
+        return incarnation;
     }
 
     /** The peer's socket address. */

@@ -26,6 +26,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     private final FrameEncoder frameEncoder;
     private final Supplier<ChannelHandler> protocolStage;
     private final TrafficCounter traffic;
+    private final long incarnation;
 
     /**
      * @param tls the client or server TLS context, or null when TLS is off
@@ -34,12 +35,14 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
      */
     WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
                             Supplier<ChannelHandler> protocolStage) {
-        this(config, tls, pins, listener, protocolStage, new TrafficCounter());
+        this(config, tls, pins, listener, protocolStage, new TrafficCounter(), 0);
     }
 
+    /** @param incarnation this host's run, announced in its Hello (see {@link PeerLink#incarnation}) */
     WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
-                            Supplier<ChannelHandler> protocolStage, TrafficCounter traffic) {
+                            Supplier<ChannelHandler> protocolStage, TrafficCounter traffic, long incarnation) {
         this.config = config;
+        this.incarnation = incarnation;
         this.traffic = traffic;
         this.protocolStage = protocolStage;
         this.tls = tls;
@@ -64,7 +67,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("protobufDecoder", new ProtobufDecoder(Frame.getDefaultInstance()));
         pipeline.addLast("frameEncoder", frameEncoder);
         pipeline.addLast("heartbeat", new HeartbeatHandler(config.heartbeatTimeoutMs()));
-        pipeline.addLast("handshake", new HandshakeHandler(config.hostId(), config.security(), pins));
+        pipeline.addLast("handshake", new HandshakeHandler(config.hostId(), incarnation, config.security(), pins));
         if (protocolStage != null) {
             pipeline.addLast("protocol", protocolStage.get());
         }

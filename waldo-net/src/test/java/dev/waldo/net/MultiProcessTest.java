@@ -23,8 +23,12 @@ class MultiProcessTest {
     private PeerProcessHandle server;
     private PeerProcessHandle client;
 
-    /** Starts both hosts, connects them and commits one bump of 1, so both sides hold 1. */
-    private void startPair(boolean tls) throws Exception {
+    /**
+     * Starts both hosts, connects them and commits one bump of 1, so both sides hold 1.
+     *
+     * @return the port the server listens on
+     */
+    private String startPair(boolean tls) throws Exception {
         server = PeerProcessHandle.start("server", state.resolve("server"), tls);
         client = PeerProcessHandle.start("client", state.resolve("client"), tls);
         String port = server.ask("listen", "LISTENING").split(" ")[1];
@@ -32,6 +36,7 @@ class MultiProcessTest {
         assertThat(client.ask("bump 1", "OK")).isEqualTo("OK 2.0");
         assertThat(server.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
         assertThat(client.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+        return port;
     }
 
     private void closeAll() throws InterruptedException {
@@ -122,6 +127,39 @@ class MultiProcessTest {
             String expectedCounts = outcome.startsWith("OK") ? "6.0 6.0" : "1.0 1.0";
             assertThat(awaitIdle(server)).as(server.output()).startsWith("STATE " + expectedCounts + " 0 ");
             assertThat(awaitIdle(client)).as(client.output()).startsWith("STATE " + expectedCounts + " 0 ");
+        } finally {
+            closeAll();
+        }
+    }
+
+    /**
+     * The participant is killed after its yes vote reached the coordinator, which then commits and
+     * owes it the Commit. The participant restarts (same id, same port): the coordinator redials it
+     * and sees a new run, so it drops the decision owed to the old run instead of re-sending a
+     * Commit the new run never saw (which the new run would refuse, closing the link each time).
+     */
+    @Test
+    void aRestartedParticipantGetsAWorkingLinkNotTheOldRunsDecisions() throws Exception {
+        try {
+            String port = startPair(false);
+            client.ask("pause-prepare", "PAUSING");
+            client.send("bump 5");
+            client.expect("PREPARED-PAUSE");
+            server.expect("VOTED");
+            Thread.sleep(1_000);  // the yes vote crosses loopback long before this
+            server.kill();
+            client.ask("release", "RELEASED");
+            assertThat(client.expect("OK", "FAILED")).isEqualTo("OK 12.0");  // 6 here plus 6 there
+
+            server = PeerProcessHandle.start("server", state.resolve("server"), false);
+            server.ask("listen " + port, "LISTENING");
+            client.send("await-link");
+            assertThat(client.expect("LINKED", "NOT-LINKED")).isEqualTo("LINKED");
+            client.ask("connect " + port, "CONNECTED");
+            client.send("bump 1");
+            assertThat(client.expect("OK", "FAILED")).isEqualTo("OK 2.0");  // a new pair of endpoints
+            assertThat(server.ask("state", "STATE")).isEqualTo("STATE 1.0 1.0 0 1 0");
+            assertThat(server.output()).doesNotContain("protocol violation");
         } finally {
             closeAll();
         }

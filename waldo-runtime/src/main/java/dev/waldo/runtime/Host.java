@@ -584,6 +584,11 @@ public final class Host implements AutoCloseable {
         }
 
         @Override
+        public void onPeerRestarted(int host) {
+            inCore(() -> core.peerRestarted(host));
+        }
+
+        @Override
         public void onTick() {
             inCore(core::tick);
         }

@@ -50,6 +50,15 @@ public interface Transport extends AutoCloseable {
         /** Host {@code host} became reachable again. */
         void onLinkUp(int host);
 
+        /**
+         * Host {@code host} restarted: the link now up leads to a new run of
+         * it, which remembers nothing of the old run's attempts. Reported
+         * before {@link #onLinkUp} for the new link; a transport whose hosts
+         * never restart under the same number never reports it.
+         */
+        default void onPeerRestarted(int host) {
+        }
+
         /** Time passed (the transport's tick period). */
         void onTick();
     }

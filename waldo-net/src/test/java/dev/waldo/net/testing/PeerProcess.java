@@ -21,8 +21,9 @@ import java.util.function.DoubleSupplier;
  * in another JVM. Answers start with '@' so that they stand out from logs.
  *
  * <pre>
- * listen              -> @LISTENING port
- * connect port        -> @CONNECTED     (again for another partner host: bump-all bumps them all)
+ * listen [port]       -> @LISTENING port   (port 0 or none picks one)
+ * connect port        -> @CONNECTED     (again for another partner: bump then uses the newest,
+ *                                         bump-all bumps them all)
  * bump n              -> @OK total | @FAILED ExceptionName: message   (runs in the background)
  * bump-all n          -> as bump, but one transaction bumps every connected endpoint
  * state               -> @STATE count bound live ledger-commits ledger-aborts
@@ -74,16 +75,15 @@ public final class PeerProcess {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String[] words = line.trim().split(" ");
             switch (words[0]) {
-                case "listen" -> answer("LISTENING " + net.listen(new InetSocketAddress("127.0.0.1", 0),
-                        PeerEndpoint::create, this::accepted).getPort());
+                case "listen" -> answer("LISTENING " + net.listen(new InetSocketAddress("127.0.0.1",
+                        words.length > 1 ? Integer.parseInt(words[1]) : 0), PeerEndpoint::create, this::accepted)
+                        .getPort());
                 case "connect" -> {
                     PeerEndpoint partnered = net.connect(
                             new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])), PeerEndpoint::create);
                     connected.add(partnered);
-                    if (endpoint == null) {
-                        endpoint = partnered;
-                        partnerHost = partnered.partner().host();
-                    }
+                    endpoint = partnered;
+                    partnerHost = partnered.partner().host();
                     answer("CONNECTED");
                 }
                 case "bump" -> Thread.ofPlatform().start(() -> bump(Double.parseDouble(words[1])));

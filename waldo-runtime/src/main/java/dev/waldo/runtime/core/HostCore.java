@@ -886,6 +886,19 @@ public final class HostCore {
         }
     }
 
+    /**
+     * Host {@code restarted} is back as a new run, which lost every attempt it
+     * held in memory (its bindings' own recovery settles what they journaled).
+     * The transport reports it before {@link #linkUp}. Everything the old run
+     * was part of is treated as lost with its link, and decisions owed to it
+     * are dropped: re-sent to the new run they would name attempts it never
+     * saw, which a wire transport rightly refuses.
+     */
+    public void peerRestarted(int restarted) {
+        linkDown(restarted);
+        undelivered.values().removeIf(owed -> owed.hosts.remove(restarted) && owed.hosts.isEmpty());
+    }
+
     /** The transport (re)connected host {@code reached}: decisions owed to it go out now. */
     public void linkUp(int reached) {
         down.remove(reached);
