@@ -168,9 +168,9 @@ public final class ScalarJournal {
     }
 
     /**
-     * Forgets the entry of {@code key}, which committed, and the pre-images other entries hold of the
-     * objects it SET: a committed value overrides whatever an older unfinished transaction would
-     * have put back there. Entries left without pre-images are forgotten too.
+     * Forgets the entry of {@code key}, which committed, and the pre-images that entries older than
+     * it hold of the objects it SET: a committed value overrides whatever an older unfinished
+     * transaction would have put back there. Entries left without pre-images are forgotten too.
      */
     public void commit(String key) throws IOException {
         Entry committed = entries.get(key);
@@ -179,13 +179,33 @@ public final class ScalarJournal {
         }
         Set<OID> overridden = oids(committed.preImages());
         Map<String, Entry> next = new LinkedHashMap<>();
+        boolean older = true;
         for (Entry entry : entries.values()) {
-            Entry rest = entry.without(overridden);
+            older = older && !entry.key().equals(key);
+            Entry rest = older ? entry.without(overridden) : entry;
             if (!entry.key().equals(key) && !rest.preImages().isEmpty()) {
                 next.put(rest.key(), rest);
             }
         }
         write(next);
+    }
+
+    /** The keys of the entries newer than {@code key}'s that hold a pre-image of one of its objects. */
+    public List<String> newerOnTheSameObjects(String key) {
+        Entry entry = entries.get(key);
+        if (entry == null) {
+            return List.of();
+        }
+        Set<OID> objects = oids(entry.preImages());
+        List<String> newer = new ArrayList<>();
+        boolean after = false;
+        for (Entry other : entries.values()) {
+            if (after && other.preImages().stream().anyMatch(p -> objects.contains(p.oid()))) {
+                newer.add(other.key());
+            }
+            after = after || other.key().equals(key);
+        }
+        return newer;
     }
 
     private static Set<OID> oids(Collection<PreImage> preImages) {

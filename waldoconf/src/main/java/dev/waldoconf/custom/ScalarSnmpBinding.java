@@ -110,7 +110,9 @@ public final class ScalarSnmpBinding implements Binding {
      *
      * @param key the entry's key, as {@link #inDoubt()} lists it
      * @throws IllegalArgumentException if no such entry is in doubt
-     * @throws IllegalStateException while a transaction of this run is unfinished here (try again later)
+     * @throws IllegalStateException while a transaction of this run is unfinished here (try again
+     *     later), or, to back it out, while a newer in-doubt entry holds the same objects (resolve
+     *     that one first)
      * @throws DeviceException if the pre-image cannot be put back (the entry stays in doubt)
      * @throws IOException if the journal cannot be written
      */
@@ -127,6 +129,13 @@ public final class ScalarSnmpBinding implements Binding {
         if (commit) {
             journal.commit(key);
         } else {
+            // Putting back this pre-image would overwrite what a newer transaction on the same objects
+            // may have committed; its outcome decides first.
+            List<String> newer = journal.newerOnTheSameObjects(key);
+            if (!newer.isEmpty()) {
+                throw new IllegalStateException(agentName + ": resolve " + newer + " first: newer, in doubt too, and"
+                        + " on the same objects as " + key);
+            }
             undo(entry, "in-doubt transaction " + key + " was backed out");
             journal.remove(key);
         }

@@ -80,6 +80,20 @@ class ScalarJournalTest {
     }
 
     @Test
+    void aCommitLeavesThePreImagesOfNewerEntriesAlone() throws Exception {
+        ScalarJournal journal = ScalarJournal.open(file());
+        journal.put(entry("r1/1.1", Stage.PREPARED, text(LOCATION, "X0")));
+        journal.put(entry("r2/1.1", Stage.PREPARED, text(LOCATION, "X1")));
+        journal.put(entry("r2/1.2", Stage.PREPARED, text(CONTACT, "C0")));
+
+        assertThat(journal.newerOnTheSameObjects("r1/1.1")).containsExactly("r2/1.1");
+        journal.commit("r1/1.1");
+
+        assertThat(journal.entries()).containsExactly(entry("r2/1.1", Stage.PREPARED, text(LOCATION, "X1")),
+                entry("r2/1.2", Stage.PREPARED, text(CONTACT, "C0")));
+    }
+
+    @Test
     void aWriteThatNeverReplacedTheFileIsIgnoredAndTheLastCompleteJournalStands() throws Exception {
         ScalarJournal journal = ScalarJournal.open(file());
         Entry complete = entry("r1/2.1", Stage.PREPARING, text(LOCATION, "old"));

@@ -219,6 +219,24 @@ class ScalarSnmpBindingTest {
     }
 
     @Test
+    void inDoubtEntriesOnTheSameObjectAreBackedOutNewestFirst() throws Exception {
+        assertThat(binding.prepare(txn(change("location", LOCATION, "first"))).accepted()).isTrue();
+        assertThat(restarted().prepare(txn(change("location", LOCATION, "second"))).accepted()).isTrue();
+        ScalarSnmpBinding third = restarted();
+        List<String> keys = third.inDoubt().stream().map(ScalarJournal.Entry::key).toList();
+        assertThat(keys).hasSize(2);
+
+        assertThatThrownBy(() -> third.resolve(keys.get(0), false)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("resolve [" + keys.get(1) + "] first");
+        third.resolve(keys.get(1), false);
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("first"));
+        third.resolve(keys.get(0), false);
+
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
+        assertThat(journalFile()).doesNotExist();
+    }
+
+    @Test
     void aJournalThatCannotBeWrittenVotesNoBeforeAnythingIsSet() throws Exception {
         Files.createDirectories(journalFile());  // a directory where the file should go: every write fails
 
