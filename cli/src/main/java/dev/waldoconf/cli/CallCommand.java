@@ -14,7 +14,6 @@ import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomProgramException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +35,7 @@ import picocli.CommandLine.Parameters;
                     + " of --switches (default: inventory order); the ARGs fill its other parameters (Text, Number"
                     + " or TrueFalse).",
             "",
-            "  waldoconf call configs/system_group.wld SystemGroupChange.set_all 'rack 12' noc@example.net"
+            "  waldoconf call system-group SystemGroupChange.set_all 'rack 12' noc@example.net"
                     + " -i configs/snmpd-inventory.yaml"},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:committed on every switch (the result, if any, is printed)",
@@ -44,7 +43,8 @@ import picocli.CommandLine.Parameters;
             "2:bad usage, a .wld with errors (printed as file:line:col), or an invalid inventory",
             "3:a switch's service is unreachable; no switch changed"})
 final class CallCommand extends SwitchCommand {
-    @Parameters(index = "0", paramLabel = "FILE.wld", description = "Your device-service program.")
+    @Parameters(index = "0", paramLabel = "FILE.wld|NAME", description = "Your device-service program, or a"
+            + " built-in one by name (system-group).")
     Path programFile;
 
     @Parameters(index = "1", paramLabel = "KIND.FUNCTION", description = "The coordinator Service and its Public"
@@ -110,9 +110,6 @@ final class CallCommand extends SwitchCommand {
 
     /** The checked program, or a usage failure with its problems as file:line:col. */
     private CustomProgram program() throws CommandFailure, IOException {
-        if (!Files.isRegularFile(programFile)) {
-            throw new CommandFailure(ExitCodes.USAGE, programFile + ": no such file");
-        }
         try {
             return CustomProgram.check(programFile);
         } catch (CustomProgramException e) {

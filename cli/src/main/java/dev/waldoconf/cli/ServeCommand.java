@@ -7,7 +7,6 @@ import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -28,8 +27,9 @@ final class ServeCommand extends SwitchCommand {
             description = "Where the service keeps its journal (default: ${DEFAULT-VALUE}/NAME).")
     Path stateDir;
 
-    @Option(names = "--service", paramLabel = "FILE.wld",
-            description = "Run your own Waldo device service instead of the shipped Q-BRIDGE one.")
+    @Option(names = "--service", paramLabel = "FILE.wld|NAME",
+            description = "Run a Waldo device service instead of the Q-BRIDGE one: your own .wld, or a built-in"
+                    + " one by name (system-group).")
     Path customService;
 
     ServeCommand(CliContext context) {
@@ -42,9 +42,6 @@ final class ServeCommand extends SwitchCommand {
         if (inventory.switchNamed(switchName).isEmpty()) {
             throw new CommandFailure(ExitCodes.USAGE, "no switch named '" + switchName + "' in " + show(
                     inventory.file()) + "; known: " + String.join(", ", inventory.groups().get(Inventory.ALL)));
-        }
-        if (customService != null && !Files.isRegularFile(customService)) {
-            throw new CommandFailure(ExitCodes.USAGE, "--service " + customService + ": no such file");
         }
         if (customService != null) {
             checkCustomService();

@@ -64,7 +64,7 @@ public final class CustomCall implements AutoCloseable {
         } catch (NetworkException e) {
             throw new NetworkException("cannot reach the service of " + name + " at " + address.getHostString() + ":"
                     + address.getPort() + " (" + e.getMessage() + "); is 'waldoconf serve --service "
-                    + program.fileName() + " --switch " + name + "' running?");
+                    + program.argument() + " --switch " + name + "' running?");
         }
     }
 

@@ -35,7 +35,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * An operator's own device service: their {@code .wld} file compiled together with the shipped
+ * A device service written in Waldo, the operator's own {@code .wld} file or a built-in one
+ * ({@code system-group}, from {@code waldoconf/services/}), compiled together with the shipped
  * {@code desk.wld} (the endpoints {@value #DESK} and {@value #OPERATOR} and the service
  * {@value #DIRECTORY}, which connect operators to the served Service), checked against the rules
  * for custom services, and loaded into this JVM.
@@ -51,7 +52,7 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class CustomProgram {
-    /** The Java package the program is compiled into (in memory, in its own class loader). */
+    /** The Java package an operator's program is compiled into (in memory, in its own class loader). */
     public static final String PACKAGE = "dev.waldoconf.custom.generated";
     /** The shipped endpoint {@code serve} listens with; it hands out the served Service. */
     public static final String DESK = "WaldoConfDesk";
@@ -67,40 +68,92 @@ public final class CustomProgram {
     static final String DESK_FILE = "waldoconf:desk.wld";
     private static final Pattern DOTTED_OID = Pattern.compile("[0-9]+(\\.[0-9]+)+");
 
+    /** The device services WaldoConf ships, by the name {@code serve --service} and {@code call} accept. */
+    private static final List<BuiltIn> BUILT_INS = List.of(
+            new BuiltIn("system-group", "system_group.wld", "dev.waldoconf.services.systemgroup"));
+
     private final String fileName;
+    private final String argument;
     private final List<SourceFile> sources;
     private final WaldoCompiler.Result compiled;
+    /** Where the program's Java classes are: the package compiled in memory, or a built-in's. */
+    private final String javaPackage;
+    private final boolean compiledAtBuild;
     private ClassLoader loader;
 
-    private CustomProgram(String fileName, List<SourceFile> sources, WaldoCompiler.Result compiled) {
+    /**
+     * A device service shipped in {@code waldoconf/services/}: its source is in the jar beside the
+     * Java that waldoc made of it at build time, so serving it compiles no Java.
+     *
+     * @param name what {@code serve --service} and {@code call} accept in place of a file
+     * @param file its source's name in {@code waldoconf/services/} (and in the jar)
+     * @param javaPackage where the build put its classes (see the waldoc executions in waldoconf/pom.xml)
+     */
+    private record BuiltIn(String name, String file, String javaPackage) {
+        String resource() {
+            return "/dev/waldoconf/services/" + file;
+        }
+    }
+
+    private CustomProgram(String fileName, String argument, List<SourceFile> sources, WaldoCompiler.Result compiled,
+            String javaPackage, boolean compiledAtBuild) {
         this.fileName = fileName;
+        this.argument = argument;
         this.sources = sources;
         this.compiled = compiled;
+        this.javaPackage = javaPackage;
+        this.compiledAtBuild = compiledAtBuild;
     }
 
     /**
-     * Reads, parses and checks {@code file} with the shipped desk, and checks the rules for custom
-     * services. Fast: no Java is compiled yet.
+     * Reads, parses and checks {@code service} with the shipped desk, and checks the rules for custom
+     * services. Fast: no Java is compiled yet. {@code service} is a {@code .wld} file, or the name of
+     * a built-in service ({@link #builtInNames()}, e.g. {@code system-group}), written exactly so; a
+     * file that happens to have such a name is given with a directory, e.g. {@code ./system-group}.
      *
      * @throws IOException if the file cannot be read
-     * @throws CustomProgramException with every problem, rendered with file:line:col and a caret
+     * @throws CustomProgramException if there is no such file or built-in service, or with every
+     *     problem of the program, rendered with file:line:col and a caret
      */
-    public static CustomProgram check(Path file) throws IOException, CustomProgramException {
-        List<SourceFile> sources = List.of(new SourceFile(file.toString(),
-                Files.readString(file, StandardCharsets.UTF_8)), new SourceFile(DESK_FILE, deskSource()));
-        WaldoCompiler.Result compiled = WaldoCompiler.compile(sources, PACKAGE);
+    public static CustomProgram check(Path service) throws IOException, CustomProgramException {
+        Optional<BuiltIn> builtIn = BUILT_INS.stream().filter(b -> b.name().equals(service.toString())).findFirst();
+        if (builtIn.isPresent()) {
+            BuiltIn shipped = builtIn.get();
+            return check("waldoconf/services/" + shipped.file(), shipped.name(), resource(shipped.resource()),
+                    shipped.javaPackage(), true);
+        }
+        if (!Files.isRegularFile(service)) {
+            throw new CustomProgramException(service + ": no such file, and no built-in service of that name;"
+                    + " give your .wld file or a built-in service: " + String.join(", ", builtInNames()));
+        }
+        return check(service.toString(), service.toString(), Files.readString(service, StandardCharsets.UTF_8),
+                PACKAGE, false);
+    }
+
+    private static CustomProgram check(String fileName, String argument, String source, String javaPackage,
+            boolean compiledAtBuild) throws CustomProgramException {
+        List<SourceFile> sources = List.of(new SourceFile(fileName, source),
+                new SourceFile(DESK_FILE, resource("desk.wld")));
+        WaldoCompiler.Result compiled = WaldoCompiler.compile(sources, javaPackage);
         if (!compiled.ok()) {
             throw new CustomProgramException(summarized(compiled.rendered(), compiled.diagnostics().size()));
         }
-        CustomProgram program = new CustomProgram(file.toString(), sources, compiled);
+        CustomProgram program = new CustomProgram(fileName, argument, sources, compiled, javaPackage,
+                compiledAtBuild);
         program.failOn(program.annotationProblems());
         return program;
     }
 
-    private static String deskSource() {
-        try (InputStream in = CustomProgram.class.getResourceAsStream("desk.wld")) {
+    /** The names of the built-in device services, which {@link #check} accepts in place of a file. */
+    public static List<String> builtInNames() {
+        return BUILT_INS.stream().map(BuiltIn::name).toList();
+    }
+
+    /** A text resource of the waldoconf jar, relative to this class unless it starts with '/'. */
+    private static String resource(String name) {
+        try (InputStream in = CustomProgram.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("desk.wld is missing from the waldoconf jar (a build problem)");
+                throw new IllegalStateException(name + " is missing from the waldoconf jar (a build problem)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -124,9 +177,14 @@ public final class CustomProgram {
         return new CustomProgramException(summarized(Frontend.render(List.of(problem), sources), 1));
     }
 
-    /** The operator's file as named in messages. */
+    /** The operator's file as named in messages (for a built-in service, its source in waldoconf/services/). */
     public String fileName() {
         return fileName;
+    }
+
+    /** How {@code serve --service} and {@code call} name this program: its file, or its built-in name. */
+    public String argument() {
+        return argument;
     }
 
     /** The kinds (endpoints and services) the operator's file declares, by name, in source order. */
@@ -273,10 +331,13 @@ public final class CustomProgram {
 
     /**
      * Compiles the program's Java in memory and loads it (once; takes a few seconds on a busy machine).
+     * A built-in service's Java was compiled at build time, so it is only looked up.
      */
     public synchronized CustomProgram load() {
         if (loader == null) {
-            loader = compiled.classes().loader(CustomProgram.class.getClassLoader());
+            // A built-in's classes came from waldoc at build time and are on the class path already.
+            loader = compiledAtBuild ? CustomProgram.class.getClassLoader()
+                    : compiled.classes().loader(CustomProgram.class.getClassLoader());
         }
         return this;
     }
@@ -341,7 +402,7 @@ public final class CustomProgram {
         load();
         for (String name : List.of(kind, kind + "_")) {
             try {
-                return loader.loadClass(PACKAGE + "." + name);
+                return loader.loadClass(javaPackage + "." + name);
             } catch (ClassNotFoundException tryNext) {
                 // Kinds whose name is a Java keyword or a runtime class get a trailing '_'.
             }

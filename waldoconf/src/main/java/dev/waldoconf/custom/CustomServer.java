@@ -22,13 +22,16 @@ import java.util.concurrent.CountDownLatch;
 import org.snmp4j.smi.OID;
 
 /**
- * What {@code waldoconf serve --service my.wld --switch NAME} runs: a networked Waldo host holding
- * the program's served Service (see {@link CustomProgram#servedService()}), its {@code @snmp}
- * variables bound to the switch's SNMP agent with a {@link ScalarSnmpBinding}, listening at the
- * switch's service address. Each operator that connects gets a {@value CustomProgram#DESK} that
- * hands out the served Service.
+ * What {@code waldoconf serve --service my.wld|system-group --switch NAME} runs: a networked Waldo
+ * host holding the program's served Service (see {@link CustomProgram#servedService()}), its
+ * {@code @snmp} variables bound to the switch's SNMP agent with a {@link ScalarSnmpBinding}
+ * (journaling into {@link #journalFile}), listening at the switch's service address. Each operator
+ * that connects gets a {@value CustomProgram#DESK} that hands out the served Service.
  */
 public final class CustomServer implements RunningService {
+    /** The journal's file name in the service's state directory. */
+    public static final String JOURNAL_FILE = "scalar-undo.journal";
+
     private final String name;
     private final NetHost net;
     private final SnmpScalars agent;
@@ -52,8 +55,9 @@ public final class CustomServer implements RunningService {
      * @param net how the host talks to operators; its state dir holds the TLS key and pinned peers
      * @param environment where {@code {env: NAME}} secrets come from
      * @throws EngineException UNAVAILABLE when the file cannot be read or breaks the rules (the message
-     *     has every problem as file:line:col), UNREACHABLE when the agent cannot be used, REFUSED when
-     *     the service's onCreate set a value the agent refused
+     *     has every problem as file:line:col) or the journal is damaged (the message names it),
+     *     UNREACHABLE when the agent cannot be used or an interrupted change cannot be undone on it,
+     *     REFUSED when the service's onCreate set a value the agent refused
      */
     public static CustomServer start(Path file, Inventory inventory, SwitchEntry entry, NetConfig net,
             Map<String, String> environment) throws EngineException {
@@ -78,6 +82,10 @@ public final class CustomServer implements RunningService {
         } catch (CustomProgramException e) {
             agent.close();
             throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+        } catch (IOException e) {
+            agent.close();
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, entry.name() + ": the service's journal: "
+                    + e.getMessage(), e);
         } catch (DeviceException e) {
             agent.close();
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
@@ -90,22 +98,28 @@ public final class CustomServer implements RunningService {
 
     /**
      * Starts serving switch {@code name}: checks that the agent holds every {@code @snmp} object
-     * with a matching type, creates the served Service (its onCreate gets {@code name} if it takes
-     * a Text), and listens at {@code listen} (port 0 picks a free one). The server owns
-     * {@code agent} from here on and closes it.
+     * with a matching type, settles what a previous run left in the journal ({@link
+     * ScalarSnmpBinding#recover()}: an interrupted prepare is undone, an in-doubt one kept), creates
+     * the served Service (its onCreate gets {@code name} if it takes a Text), and listens at
+     * {@code listen} (port 0 picks a free one). The server owns {@code agent} from here on and
+     * closes it.
      *
      * @throws CustomProgramException if the program has no single served Service, or a variable's type
      *     differs from its object's (reported at the variable)
-     * @throws DeviceException if the agent does not answer or lacks an object
+     * @throws DeviceException if the agent does not answer or lacks an object, or an interrupted
+     *     transaction cannot be undone
+     * @throws IOException if the journal cannot be read (the message names the file) or written
      * @throws TransactionAbortedException if onCreate set a value the agent refused
      */
     public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
-            NetConfig net) throws CustomProgramException, DeviceException {
+            NetConfig net) throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
         checkObjects(program, served, agent);
+        ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent, ScalarJournal.open(journalFile(net)));
+        binding.recover();
         NetHost host = NetHost.start(net, program.load().structs());
         try {
-            host.host().bind(CustomProgram.ANNOTATION, new ScalarSnmpBinding(name, agent));
+            host.host().bind(CustomProgram.ANNOTATION, binding);
             boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
             WaldoObject service = takesName ? program.create(served.name(), host.host(), name)
                     : program.create(served.name(), host.host());
@@ -115,6 +129,15 @@ public final class CustomServer implements RunningService {
             host.close();
             throw e;
         }
+    }
+
+    /**
+     * Where the service journals the pre-images of unfinished transactions: in its host's state
+     * directory, which is the service's own ({@code .waldoconf/services/NAME/net} under
+     * {@code serve}), so two services never share a journal.
+     */
+    public static Path journalFile(NetConfig net) {
+        return net.stateDir().resolve(JOURNAL_FILE);
     }
 
     /** Reads every bound object once, so a wrong OID or type shows at start rather than in a change. */

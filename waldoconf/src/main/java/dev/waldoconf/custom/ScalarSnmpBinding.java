@@ -2,75 +2,226 @@ package dev.waldoconf.custom;
 
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldoconf.custom.ScalarJournal.Entry;
+import dev.waldoconf.custom.ScalarJournal.PreImage;
+import dev.waldoconf.custom.ScalarJournal.Stage;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.Map;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snmp4j.smi.OID;
 
 /**
  * Mirrors variables annotated {@code @snmp(oid: '1.3.6.1.2.1.1.6.0')} (Text or Number) onto
- * scalar objects of one SNMP agent inside two-phase commit (DESIGN.md "Bound state").
+ * scalar objects of one SNMP agent inside two-phase commit (DESIGN.md "Bound state"), with a
+ * durable {@link ScalarJournal} so that a service killed at any point leaves nothing half done
+ * once it is back.
  *
  * <ul>
- *   <li><b>prepare</b>: for each changed variable, in the order the transaction touched them,
- *       read the object's old value, SET the new one and read it back ({@link SnmpScalars#set}).
- *       A refusal, a timeout, a wrong read-back, or a value the object cannot hold votes no; the
- *       reason names the agent, the variable, the OID and the agent's error status.</li>
- *   <li><b>abort</b>: SET the old values back, in reverse order, each verified by reading back.</li>
- *   <li><b>commit</b>: the values are already on the agent; forget the undo list.</li>
+ *   <li><b>prepare</b>: read every changed object's old value, journal them (stage
+ *       {@code preparing}), then for each changed variable, in the order the transaction touched
+ *       them, SET the new value and read it back ({@link SnmpScalars#set}); then journal the stage
+ *       {@code prepared} and vote yes. A refusal, a timeout, a wrong read-back, a value the object
+ *       cannot hold, or a journal that cannot be written votes no; the reason names the agent, the
+ *       variable, the OID and the agent's error status.</li>
+ *   <li><b>abort</b>: put the journaled old values back, newest first, each only if the agent no
+ *       longer holds it, and forget the entry. If the agent does not answer, the entry stays as
+ *       {@code backed-out} and the undo is owed: the next prepare (or the next start) pays it first,
+ *       and votes no while it cannot.</li>
+ *   <li><b>commit</b>: forget the entry; the values are already on the agent.</li>
+ *   <li><b>{@link #recover()}</b>, at start: an entry left {@code preparing} never voted yes, so its
+ *       coordinator cannot have committed it: it is undone. A {@code backed-out} entry is undone. A
+ *       {@code prepared} entry voted yes and its outcome never arrived: it is in doubt, and is kept,
+ *       values and pre-image alike, until {@link #resolve} is told the outcome.</li>
  * </ul>
- * The old value restored on abort is what the agent held, not what the Waldo variable held: a
- * change made behind the service's back is put back as it was. The runtime calls a binding on
- * one thread per host, in transaction order, so this class keeps no locks.
+ * The old value put back is what the agent held, not what the Waldo variable held: a change made
+ * behind the service's back is put back as it was. The runtime calls a binding on one thread per
+ * host; the methods are synchronized anyway, because {@link #resolve} comes from elsewhere.
  */
 public final class ScalarSnmpBinding implements Binding {
     private static final Logger LOG = LoggerFactory.getLogger(ScalarSnmpBinding.class);
 
     private final String agentName;
     private final SnmpScalars agent;
-    private final Map<String, Deque<Applied>> undo = new HashMap<>();
+    private final ScalarJournal journal;
+    /** Tells this run's journal entries from a previous run's: transaction ids restart with the process. */
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    /** Journal keys of the entries {@link #recover()} found in doubt and nobody has resolved yet. */
+    private final Set<String> inDoubt = new LinkedHashSet<>();
 
-    /** One SET that prepare made, and the value to put back. */
-    private record Applied(OID oid, ScalarValue old) {
+    /** One object a transaction changes. */
+    private record Planned(OID oid, ScalarValue value, String where) {
     }
 
     /**
-     * A binding onto {@code agent}.
+     * A binding onto {@code agent}, journaling into {@code journal}. Call {@link #recover()} before
+     * the first transaction.
      *
      * @param agentName the switch's inventory name, for messages (the agent's own messages carry it too)
      */
-    public ScalarSnmpBinding(String agentName, SnmpScalars agent) {
+    public ScalarSnmpBinding(String agentName, SnmpScalars agent, ScalarJournal journal) {
         this.agentName = agentName;
         this.agent = agent;
+        this.journal = journal;
+    }
+
+    /**
+     * Settles what a previous run of the service left in the journal: undoes every entry that never
+     * voted yes or was backed out, newest first, and keeps every entry that voted yes (in doubt).
+     *
+     * @return the in-doubt entries, which keep their pre-images until {@link #resolve}
+     * @throws DeviceException if an undo fails (the entry stays; start again once the agent answers)
+     * @throws IOException if the journal cannot be written
+     */
+    public synchronized List<Entry> recover() throws DeviceException, IOException {
+        List<Entry> entries = new ArrayList<>(journal.entries());
+        for (Entry entry : entries.reversed()) {
+            if (entry.stage() == Stage.PREPARED) {
+                inDoubt.add(entry.key());
+                LOG.warn("{}: transaction {} voted yes here before the service stopped, and its outcome never"
+                        + " arrived: it is in doubt. The agent keeps what it holds; the pre-image stays in {} until"
+                        + " the outcome is known.", agentName, entry.key(), journal.file());
+                continue;
+            }
+            undo(entry, "the service stopped while transaction " + entry.key() + " was "
+                    + (entry.stage() == Stage.PREPARING ? "preparing" : "being backed out"));
+            journal.remove(entry.key());
+            LOG.info("{}: put back the pre-image of unfinished transaction {} ({})", agentName, entry.key(),
+                    entry.stage().word());
+        }
+        return inDoubt();
+    }
+
+    /** The entries found in doubt at start that are not resolved yet. */
+    public synchronized List<Entry> inDoubt() {
+        return journal.entries().stream().filter(e -> inDoubt.contains(e.key())).toList();
+    }
+
+    /**
+     * Ends an in-doubt entry found at start, once its outcome is known: committed keeps the agent as
+     * it is, backed out puts the pre-image back (except objects a later committed transaction set).
+     *
+     * @param key the entry's key, as {@link #inDoubt()} lists it
+     * @throws IllegalArgumentException if no such entry is in doubt
+     * @throws IllegalStateException while a transaction of this run is unfinished here (try again
+     *     later), or, to back it out, while a newer in-doubt entry holds the same objects (resolve
+     *     that one first)
+     * @throws DeviceException if the pre-image cannot be put back (the entry stays in doubt)
+     * @throws IOException if the journal cannot be written
+     */
+    public synchronized void resolve(String key, boolean commit) throws DeviceException, IOException {
+        Entry entry = journal.entry(key).filter(e -> inDoubt.contains(key)).orElseThrow(() ->
+                new IllegalArgumentException(agentName + ": no in-doubt transaction " + key + "; in doubt: "
+                        + inDoubt));
+        for (Entry other : journal.entries()) {
+            if (!inDoubt.contains(other.key())) {
+                throw new IllegalStateException(agentName + ": transaction " + other.key() + " is unfinished here;"
+                        + " resolve " + key + " once it ends");
+            }
+        }
+        if (commit) {
+            journal.commit(key);
+        } else {
+            // Putting back this pre-image would overwrite what a newer transaction on the same objects
+            // may have committed; its outcome decides first.
+            List<String> newer = journal.newerOnTheSameObjects(key);
+            if (!newer.isEmpty()) {
+                throw new IllegalStateException(agentName + ": resolve " + newer + " first: newer, in doubt too, and"
+                        + " on the same objects as " + key);
+            }
+            undo(entry, "in-doubt transaction " + key + " was backed out");
+            journal.remove(key);
+        }
+        inDoubt.remove(key);
+        LOG.info("{}: in-doubt transaction {} resolved as {}", agentName, key, commit ? "committed" : "backed out");
     }
 
     @Override
-    public Vote prepare(BoundTransaction transaction) {
-        Deque<Applied> applied = new ArrayDeque<>();
-        undo.put(transaction.id(), applied);
+    public synchronized Vote prepare(BoundTransaction transaction) {
+        String owed = payOwedUndos();
+        if (owed != null) {
+            return Vote.no(owed);
+        }
+        List<Planned> plan = new ArrayList<>();
         for (BoundTransaction.Change change : transaction.changes()) {
             String oid = String.valueOf(change.annotation().arguments().get(CustomProgram.OID_KEY));
             String where = "variable '" + change.variable() + "' @snmp(oid: '" + oid + "')";
-            ScalarValue value;
             try {
-                value = toScalar(change.after());
+                plan.add(new Planned(new OID(oid), toScalar(change.after()), where));
             } catch (IllegalArgumentException e) {
                 return Vote.no(agentName + ": " + where + ": " + e.getMessage());
             }
+        }
+        Entry entry;
+        try {
+            entry = journalPreImages(key(transaction), plan);
+        } catch (DeviceException e) {
+            return votingNo(e.getMessage());
+        } catch (IOException e) {
+            return votingNo(journalProblem(e));
+        }
+        for (Planned set : plan) {
             try {
-                applied.push(new Applied(new OID(oid), agent.set(new OID(oid), value)));
+                agent.set(set.oid(), set.value());
             } catch (DeviceException e) {
-                LOG.warn("{}: voting no: {}", agentName, e.getMessage());
-                return Vote.no(where + ": " + e.getMessage());
+                return votingNo(set.where() + ": " + e.getMessage());
             }
         }
+        try {
+            journal.put(entry.at(Stage.PREPARED));
+        } catch (IOException e) {
+            return votingNo(journalProblem(e));
+        }
         return Vote.yes();
+    }
+
+    /** Reads what every planned object holds and journals it, durably, before anything is SET. */
+    private Entry journalPreImages(String key, List<Planned> plan) throws DeviceException, IOException {
+        List<PreImage> preImages = new ArrayList<>();
+        for (Planned set : plan) {
+            preImages.add(new PreImage(set.oid(), agent.get(set.oid())));
+        }
+        Entry entry = new Entry(key, Stage.PREPARING, preImages);
+        journal.put(entry);
+        return entry;
+    }
+
+    private Vote votingNo(String reason) {
+        LOG.warn("{}: voting no: {}", agentName, reason);
+        return Vote.no(reason);
+    }
+
+    private String journalProblem(IOException e) {
+        return agentName + ": cannot write the service's journal " + journal.file() + " (" + e.getMessage()
+                + "); free space or fix its permissions, then try again";
+    }
+
+    /**
+     * Tries once more every undo a backed-out transaction still owes.
+     *
+     * @return null when nothing is owed any more, else why a new change must wait
+     */
+    private String payOwedUndos() {
+        for (Entry entry : journal.entries().reversed()) {
+            if (entry.stage() != Stage.BACKED_OUT) {
+                continue;
+            }
+            try {
+                undo(entry, "transaction " + entry.key() + " was backed out");
+                journal.remove(entry.key());
+            } catch (DeviceException | IOException e) {
+                return agentName + ": the undo of backed-out transaction " + entry.key() + " is still owed ("
+                        + e.getMessage() + "); no new change until the agent holds its old values again";
+            }
+        }
+        return null;
     }
 
     /**
@@ -94,26 +245,53 @@ public final class ScalarSnmpBinding implements Binding {
     }
 
     @Override
-    public void commit(BoundTransaction transaction) {
-        undo.remove(transaction.id());
+    public synchronized void commit(BoundTransaction transaction) throws IOException {
+        journal.commit(key(transaction));
     }
 
     @Override
-    public void abort(BoundTransaction transaction) {
-        Deque<Applied> applied = undo.remove(transaction.id());
-        if (applied == null) {
-            return;
+    public synchronized void abort(BoundTransaction transaction) throws IOException {
+        Entry entry = journal.entry(key(transaction)).orElse(null);
+        if (entry == null) {
+            return;  // prepare failed before it journaled anything, so it SET nothing
         }
-        // Newest first: each object gets back the value it held before this transaction.
-        while (!applied.isEmpty()) {
-            Applied set = applied.pop();
+        try {
+            undo(entry, "transaction " + entry.key() + " was backed out");
+            journal.remove(entry.key());
+        } catch (DeviceException e) {
+            // The agent keeps part of a change that did not commit; the journal keeps the debt, and
+            // the next prepare or start pays it.
+            journal.put(entry.at(Stage.BACKED_OUT));
+            LOG.error("{}: could not undo a backed-out change; it is owed and tried again before the next change"
+                    + " and at the next start: {}", agentName, e.getMessage());
+        }
+    }
+
+    /**
+     * Puts {@code entry}'s pre-image back, newest first, each object only if it no longer holds its
+     * old value (so an object whose SET never happened, or was refused, is not written). Goes on past
+     * a failure, so as much as possible is put back.
+     *
+     * @throws DeviceException naming {@code why} and the first object that could not be put back
+     */
+    private void undo(Entry entry, String why) throws DeviceException {
+        DeviceException first = null;
+        for (PreImage preImage : entry.preImages().reversed()) {
             try {
-                agent.restore(set.oid(), set.old());
+                if (!agent.get(preImage.oid()).equals(preImage.old())) {
+                    agent.restore(preImage.oid(), preImage.old());
+                }
             } catch (DeviceException e) {
-                // The agent keeps part of a change that did not commit; say so loudly, then
-                // still try to restore the other objects.
-                LOG.error("{}: could not undo a backed-out change: {}", agentName, e.getMessage());
+                first = first == null ? e : first;
             }
         }
+        if (first != null) {
+            throw new DeviceException(agentName + ": " + why + ", and its old values could not all be put back ("
+                    + first.getMessage() + "); they stay in " + journal.file(), false, first);
+        }
+    }
+
+    private String key(BoundTransaction transaction) {
+        return run + "/" + transaction.id();
     }
 }

@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waldo.compiler.check.Symbol;
+import dev.waldo.runtime.Host;
+import dev.waldo.runtime.InMemoryNetwork;
+import dev.waldo.runtime.WaldoObject;
+import dev.waldo.runtime.lang.WList;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,12 +25,46 @@ class CustomProgramTest {
     }
 
     @Test
-    void theShippedExampleServesSystemGroup() throws Exception {
-        CustomProgram program = CustomProgram.check(Path.of("..", "configs", "system_group.wld"));
+    void theBuiltInSystemGroupIsKnownByNameAndServesItsWritableObjects() throws Exception {
+        CustomProgram program = CustomProgram.check(Path.of("system-group"));
 
+        assertThat(program.argument()).isEqualTo("system-group");
+        assertThat(program.fileName()).isEqualTo("waldoconf/services/system_group.wld");
         assertThat(program.servedService().name()).isEqualTo("SystemGroup");
-        assertThat(CustomProgram.snmpVariables(program.servedService()))
-                .containsEntry("location", "1.3.6.1.2.1.1.6.0").containsEntry("contact", "1.3.6.1.2.1.1.4.0");
+        assertThat(CustomProgram.snmpVariables(program.servedService())).containsExactly(
+                Map.entry("location", "1.3.6.1.2.1.1.6.0"), Map.entry("contact", "1.3.6.1.2.1.1.4.0"),
+                Map.entry("system_name", "1.3.6.1.2.1.1.5.0"));
+        assertThat(program.callable("SystemNameChange", "match_inventory").params()).hasSize(1);
+    }
+
+    @Test
+    void theBuiltInRunsTheClassesCompiledAtBuildTime() throws Exception {
+        CustomProgram program = CustomProgram.check(Path.of("system-group")).load();
+        try (Host host = Host.inMemory(new InMemoryNetwork(), "h")) {
+            WaldoObject coordinator = program.create("SystemGroupChange", host);
+
+            assertThat(coordinator.getClass().getName()).isEqualTo("dev.waldoconf.services.systemgroup"
+                    + ".SystemGroupChange");
+            assertThat(coordinator.getClass().getClassLoader()).isSameAs(CustomProgram.class.getClassLoader());
+            assertThat(program.call(coordinator, "show", new WList<>())).isEqualTo(new WList<>());
+        }
+    }
+
+    @Test
+    void theExampleInConfigsIsTheShippedFileItself() throws Exception {
+        Path example = Path.of("..", "configs", "system_group.wld");
+
+        assertThat(Files.isSameFile(example, Path.of("services", "system_group.wld"))).isTrue();
+        assertThat(CustomProgram.check(example).servedService().name()).isEqualTo("SystemGroup");
+    }
+
+    @Test
+    void neitherAFileNorABuiltInNameIsAnErrorThatListsTheBuiltIns() {
+        assertThatThrownBy(() -> CustomProgram.check(dir.resolve("nope.wld"))).isInstanceOf(CustomProgramException.class)
+                .hasMessageContaining(dir.resolve("nope.wld") + ": no such file, and no built-in service of that name")
+                .hasMessageContaining("built-in service: system-group");
+        assertThatThrownBy(() -> CustomProgram.check(Path.of("system_group"))).isInstanceOf(
+                CustomProgramException.class).hasMessageContaining("system_group: no such file");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.waldoconf.custom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
@@ -8,30 +9,63 @@ import dev.waldo.runtime.BoundTransaction;
 import dev.waldoconf.snmp.SnmpResponse;
 import dev.waldoconf.snmp.SnmpScalars;
 import dev.waldoconf.snmp.SnmpSession;
+import dev.waldoconf.snmp.SnmpTimeoutException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
 import org.snmp4j.smi.Variable;
 import org.snmp4j.smi.VariableBinding;
 
-/** The scalar binding's two-phase commit against an in-memory agent that can refuse objects. */
+/**
+ * The scalar binding's two-phase commit and its journal, against an in-memory agent that can
+ * refuse objects and stop answering.
+ */
 class ScalarSnmpBindingTest {
     private static final String LOCATION = "1.3.6.1.2.1.1.6.0";
     private static final String CONTACT = "1.3.6.1.2.1.1.4.0";
     private static final String COUNT = "1.3.6.1.4.1.32473.1.0";
 
+    @TempDir
+    Path dir;
     private final MemoryAgent agent = new MemoryAgent();
-    private final ScalarSnmpBinding binding = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent));
+    private ScalarSnmpBinding binding;
+
+    @BeforeEach
+    void startBinding() throws Exception {
+        binding = restarted();
+    }
+
+    /** A binding as a fresh service run makes it: over the same journal file, after recovery. */
+    private ScalarSnmpBinding restarted() throws Exception {
+        ScalarSnmpBinding started = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent), journal());
+        started.recover();
+        return started;
+    }
+
+    private ScalarJournal journal() throws Exception {
+        return ScalarJournal.open(journalFile());
+    }
+
+    private Path journalFile() {
+        return dir.resolve("scalar-undo.journal");
+    }
 
     @Test
-    void prepareSetsEachObjectAndCommitKeepsIt() {
+    void prepareSetsEachObjectAndCommitKeepsIt() throws Exception {
         BoundTransaction txn = txn(change("location", LOCATION, "rack 4"), change("count", COUNT, 7.0));
 
         assertThat(binding.prepare(txn)).isEqualTo(Binding.Vote.yes());
@@ -42,7 +76,7 @@ class ScalarSnmpBindingTest {
     }
 
     @Test
-    void aRefusalVotesNoNamingTheAgentTheOidAndTheErrorStatusAndAbortRestoresInReverseOrder() {
+    void aRefusalVotesNoNamingTheAgentTheOidAndTheErrorStatusAndAbortRestoresInReverseOrder() throws Exception {
         agent.refused.add(new OID(CONTACT));
         BoundTransaction txn = txn(change("location", LOCATION, "rack 4"), change("count", COUNT, 7.0),
                 change("contact", CONTACT, "noc"));
@@ -59,7 +93,7 @@ class ScalarSnmpBindingTest {
     }
 
     @Test
-    void aNumberThatIsNotAnInteger32VotesNoWithoutTouchingTheAgent() {
+    void aNumberThatIsNotAnInteger32VotesNoWithoutTouchingTheAgent() throws Exception {
         Binding.Vote vote = binding.prepare(txn(change("count", COUNT, 2.5)));
 
         assertThat(vote.accepted()).isFalse();
@@ -68,7 +102,7 @@ class ScalarSnmpBindingTest {
     }
 
     @Test
-    void aValueOfTheWrongTypeVotesNo() {
+    void aValueOfTheWrongTypeVotesNo() throws Exception {
         Binding.Vote vote = binding.prepare(txn(change("count", COUNT, "seven")));
 
         assertThat(vote.accepted()).isFalse();
@@ -76,20 +110,175 @@ class ScalarSnmpBindingTest {
         assertThat(agent.values.get(new OID(COUNT))).isEqualTo(new Integer32(1));
     }
 
+    @Test
+    void everyOldValueIsOnDiskBeforeTheFirstSetAndTheJournalIsGoneAfterCommit() throws Exception {
+        agent.onSet = oid -> agent.journalAtSet.add(readJournal());
+        BoundTransaction txn = txn(change("location", LOCATION, "rack 4"), change("contact", CONTACT, "noc"));
+
+        assertThat(binding.prepare(txn)).isEqualTo(Binding.Vote.yes());
+
+        assertThat(agent.journalAtSet).hasSize(2).allSatisfy(journal -> assertThat(journal)
+                .contains(" preparing\n", "pre-image " + LOCATION + " text old+location\n",
+                        "pre-image " + CONTACT + " text old+contact\n"));
+        assertThat(readJournal()).contains(" prepared\n");
+        binding.commit(txn);
+        assertThat(journalFile()).doesNotExist();
+    }
+
+    @Test
+    void aPrepareInterruptedAfterSomeSetsIsUndoneByTheNextStart() throws Exception {
+        // The second SET is refused and no abort follows, as if the service died there: the first
+        // object holds the new value.
+        agent.refused.add(new OID(CONTACT));
+        BoundTransaction txn = txn(change("location", LOCATION, "rack 4"), change("contact", CONTACT, "noc"));
+        assertThat(binding.prepare(txn).accepted()).isFalse();
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("rack 4"));
+        assertThat(readJournal()).contains(" preparing\n");
+        agent.refused.clear();
+
+        restarted();
+
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
+        assertThat(agent.values.get(new OID(CONTACT))).isEqualTo(new OctetString("old contact"));
+        assertThat(journalFile()).doesNotExist();
+    }
+
+    @Test
+    void anUndoTheAgentDidNotTakeIsOwedAndBlocksNewChangesUntilPaid() throws Exception {
+        BoundTransaction first = txn("t1", change("location", LOCATION, "rack 4"));
+        assertThat(binding.prepare(first).accepted()).isTrue();
+        agent.down = true;
+        binding.abort(first);
+        assertThat(readJournal()).contains(" backed-out\n", "pre-image " + LOCATION + " text old+location");
+
+        Binding.Vote blocked = binding.prepare(txn("t2", change("contact", CONTACT, "noc")));
+        assertThat(blocked.accepted()).isFalse();
+        assertThat(blocked.reason()).contains("edge-1", "undo of backed-out transaction", "still owed");
+        binding.abort(txn("t2", change("contact", CONTACT, "noc")));
+
+        agent.down = false;
+        BoundTransaction third = txn("t3", change("contact", CONTACT, "noc"));
+        assertThat(binding.prepare(third).accepted()).isTrue();
+        binding.commit(third);
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
+        assertThat(agent.values.get(new OID(CONTACT))).isEqualTo(new OctetString("noc"));
+        assertThat(journalFile()).doesNotExist();
+    }
+
+    @Test
+    void aTransactionThatVotedYesIsKeptInDoubtAcrossARestartUntilResolved() throws Exception {
+        BoundTransaction txn = txn(change("location", LOCATION, "rack 4"), change("count", COUNT, 7.0));
+        assertThat(binding.prepare(txn).accepted()).isTrue();
+
+        ScalarSnmpBinding next = restarted();
+
+        assertThat(agent.values.get(new OID(LOCATION))).as("kept until the outcome is known")
+                .isEqualTo(new OctetString("rack 4"));
+        assertThat(next.inDoubt()).singleElement().satisfies(entry -> {
+            assertThat(entry.key()).endsWith("/t1");
+            assertThat(entry.stage()).isEqualTo(ScalarJournal.Stage.PREPARED);
+        });
+        ScalarSnmpBinding afterAnother = restarted();
+        String key = afterAnother.inDoubt().get(0).key();
+
+        afterAnother.resolve(key, false);
+
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
+        assertThat(agent.values.get(new OID(COUNT))).isEqualTo(new Integer32(1));
+        assertThat(afterAnother.inDoubt()).isEmpty();
+        assertThat(journalFile()).doesNotExist();
+    }
+
+    @Test
+    void anInDoubtTransactionResolvedAsCommittedKeepsTheAgentAsItIs() throws Exception {
+        assertThat(binding.prepare(txn(change("location", LOCATION, "rack 4"))).accepted()).isTrue();
+        ScalarSnmpBinding next = restarted();
+
+        next.resolve(next.inDoubt().get(0).key(), true);
+
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("rack 4"));
+        assertThat(journalFile()).doesNotExist();
+        assertThatThrownBy(() -> next.resolve("nobody/1.1", true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no in-doubt transaction nobody/1.1");
+    }
+
+    @Test
+    void aLaterCommitOverridesAnInDoubtPreImageOfTheSameObject() throws Exception {
+        assertThat(binding.prepare(txn(change("location", LOCATION, "in doubt"), change("contact", CONTACT,
+                "in doubt too"))).accepted()).isTrue();
+        ScalarSnmpBinding next = restarted();
+        BoundTransaction later = txn("t2", change("location", LOCATION, "later"));
+        assertThat(next.prepare(later).accepted()).isTrue();
+        next.commit(later);
+
+        next.resolve(next.inDoubt().get(0).key(), false);
+
+        assertThat(agent.values.get(new OID(LOCATION))).as("committed after the in-doubt one")
+                .isEqualTo(new OctetString("later"));
+        assertThat(agent.values.get(new OID(CONTACT))).isEqualTo(new OctetString("old contact"));
+    }
+
+    @Test
+    void inDoubtEntriesOnTheSameObjectAreBackedOutNewestFirst() throws Exception {
+        assertThat(binding.prepare(txn(change("location", LOCATION, "first"))).accepted()).isTrue();
+        assertThat(restarted().prepare(txn(change("location", LOCATION, "second"))).accepted()).isTrue();
+        ScalarSnmpBinding third = restarted();
+        List<String> keys = third.inDoubt().stream().map(ScalarJournal.Entry::key).toList();
+        assertThat(keys).hasSize(2);
+
+        assertThatThrownBy(() -> third.resolve(keys.get(0), false)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("resolve [" + keys.get(1) + "] first");
+        third.resolve(keys.get(1), false);
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("first"));
+        third.resolve(keys.get(0), false);
+
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
+        assertThat(journalFile()).doesNotExist();
+    }
+
+    @Test
+    void aJournalThatCannotBeWrittenVotesNoBeforeAnythingIsSet() throws Exception {
+        Files.createDirectories(journalFile());  // a directory where the file should go: every write fails
+
+        Binding.Vote vote = binding.prepare(txn(change("location", LOCATION, "rack 4")));
+
+        assertThat(vote.accepted()).isFalse();
+        assertThat(vote.reason()).contains("edge-1", "cannot write the service's journal " + journalFile());
+        assertThat(agent.sets).isEmpty();
+    }
+
+    private String readJournal() {
+        try {
+            return Files.readString(journalFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static BoundTransaction.Change change(String variable, String oid, Object after) {
         return new BoundTransaction.Change(null, variable, new Annotation("snmp", Map.of("oid", oid)), null, after);
     }
 
     private static BoundTransaction txn(BoundTransaction.Change... changes) {
-        return new BoundTransaction("t1", List.of(changes));
+        return txn("t1", changes);
     }
 
-    /** An agent in memory: GET and SET of scalars, notWritable for the refused ones. */
+    private static BoundTransaction txn(String id, BoundTransaction.Change... changes) {
+        return new BoundTransaction(id, List.of(changes));
+    }
+
+    /**
+     * An agent in memory: GET and SET of scalars, notWritable for the refused ones, timeouts while
+     * {@link #down}, and a hook that runs at each SET.
+     */
     private static final class MemoryAgent implements SnmpSession {
         final Map<OID, Variable> values = new HashMap<>(Map.of(new OID(LOCATION), new OctetString("old location"),
                 new OID(CONTACT), new OctetString("old contact"), new OID(COUNT), new Integer32(1)));
         final Set<OID> refused = new HashSet<>();
         final List<OID> sets = new ArrayList<>();
+        final List<String> journalAtSet = new ArrayList<>();
+        Consumer<OID> onSet = oid -> { };
+        boolean down;
 
         @Override
         public String agent() {
@@ -97,13 +286,20 @@ class ScalarSnmpBindingTest {
         }
 
         @Override
-        public SnmpResponse get(List<OID> oids) {
+        public SnmpResponse get(List<OID> oids) throws IOException {
+            if (down) {
+                throw new SnmpTimeoutException("memory agent is down");
+            }
             return new SnmpResponse(0, 0, oids.stream().map(o -> new VariableBinding(o, values.get(o))).toList());
         }
 
         @Override
-        public SnmpResponse set(List<VariableBinding> bindings) {
+        public SnmpResponse set(List<VariableBinding> bindings) throws IOException {
+            if (down) {
+                throw new SnmpTimeoutException("memory agent is down");
+            }
             VariableBinding vb = bindings.get(0);
+            onSet.accept(vb.getOid());
             if (refused.contains(vb.getOid())) {
                 return new SnmpResponse(17, 1, bindings);
             }

@@ -7,7 +7,6 @@ import dev.waldo.net.NetConfig;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Inventory;
-import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.EngineException;
@@ -16,9 +15,7 @@ import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.service.WaldoConfEngine;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,12 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.snmp4j.smi.OID;
 
 /**
- * The shipped example configs/system_group.wld against REAL net-snmp agents on loopback: one
- * custom service per snmpd, in this JVM, and the operator's coordinator calling them all as one
- * transaction. The change lands on every agent, or, when one agent refuses or is gone, on none.
+ * The built-in system-group service (waldoconf/services/system_group.wld) against REAL net-snmp
+ * agents on loopback: one service per snmpd, in this JVM, and the operator's coordinator calling
+ * them all as one transaction. The change lands on every agent, or, when one agent refuses or is
+ * gone, on none.
  */
 class SystemGroupNetSnmpTest {
-    private static final Path EXAMPLE = Path.of("..", "configs", "system_group.wld");
+    private static final Path BUILT_IN = Path.of("system-group");
     private static final String CHANGE = "SystemGroupChange";
 
     @TempDir
@@ -61,7 +59,7 @@ class SystemGroupNetSnmpTest {
         for (int i = 1; i <= 3; i++) {
             agents.add(snmpd.start("agent-" + i));
         }
-        program = CustomProgram.check(EXAMPLE).load();
+        program = CustomProgram.check(BUILT_IN).load();
     }
 
     @AfterAll
@@ -89,29 +87,32 @@ class SystemGroupNetSnmpTest {
 
     @Test
     void setAllLandsOnEveryAgentThroughServeAndCall() throws Exception {
-        Inventory inventory = inventory(agents, Map.of());
+        Inventory inventory = inventory(agents, "");
         WaldoConfEngine engine = new WaldoConfEngine((entry, credentials) -> {
             throw new DeviceException("the custom path opens no VLAN device", true);
         }, dir.resolve("operator"), Clock.systemUTC());
         for (SwitchEntry entry : inventory.switches()) {
-            services.add(engine.startService(new ServiceSpec(inventory, entry.name(), dir.resolve("served"),
-                    Optional.of(EXAMPLE))));
+            services.add(engine.startService(new ServiceSpec(inventory, entry.name(), dir.resolve("served")
+                    .resolve(entry.name()),
+                    Optional.of(BUILT_IN))));
         }
 
         try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
             assertThat(call.call(CHANGE, "set_all", List.of("rack 12, hall B", "noc@example.net"))).isEqualTo(3.0);
             assertThat(call.call(CHANGE, "show", List.of()).toString())
                     .contains("agent-1: rack 12, hall B / noc@example.net", "agent-3: rack 12, hall B");
+            assertThat(call.call("SystemNameChange", "match_inventory", List.of())).isEqualTo(3.0);
         }
         for (NetSnmpAgents.Agent agent : agents) {
             assertThat(read(agent, SnmpScalars.SYS_LOCATION)).isEqualTo("rack 12, hall B");
             assertThat(read(agent, SnmpScalars.SYS_CONTACT)).isEqualTo("noc@example.net");
+            assertThat(read(agent, SnmpScalars.SYS_NAME)).isEqualTo(agent.name());
         }
     }
 
     @Test
     void anAgentThatRefusesLeavesEveryAgentAsItWas() throws Exception {
-        Inventory inventory = inventory(agents, Map.of("agent-2", NetSnmpAgents.READ));
+        Inventory inventory = inventory(agents, "agent-2");
         serveDirectly(inventory);
 
         try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
@@ -128,7 +129,7 @@ class SystemGroupNetSnmpTest {
     void anAgentThatIsGoneLeavesTheOthersAsTheyWere() throws Exception {
         NetSnmpAgents.Agent doomed = snmpd.start("agent-gone");
         List<NetSnmpAgents.Agent> taking = List.of(agents.get(0), agents.get(1), doomed);
-        Inventory inventory = inventory(taking, Map.of());
+        Inventory inventory = inventory(taking, "");
         serveDirectly(inventory);
         NetSnmpAgents.stop(doomed);
 
@@ -144,7 +145,7 @@ class SystemGroupNetSnmpTest {
 
     @Test
     void anAbortInTheCoordinatorChangesNoAgent() throws Exception {
-        Inventory inventory = inventory(agents, Map.of());
+        Inventory inventory = inventory(agents, "");
         serveDirectly(inventory);
 
         try (CustomCall call = CustomCall.connect(program, addresses(inventory), operatorNet())) {
@@ -158,7 +159,7 @@ class SystemGroupNetSnmpTest {
 
     @Test
     void serveChecksEveryBoundObjectOnTheAgentAtStart() throws Exception {
-        Inventory inventory = inventory(agents.subList(0, 1), Map.of());
+        Inventory inventory = inventory(agents.subList(0, 1), "");
         SwitchEntry entry = inventory.switches().get(0);
         Path wrongType = Files.writeString(dir.resolve("wrong.wld"),
                 "Service S {\n    @snmp(oid: '1.3.6.1.2.1.1.6.0') Number location;\n}\n");
@@ -201,39 +202,15 @@ class SystemGroupNetSnmpTest {
         }
     }
 
-    /**
-     * An inventory of {@code members}, each agent with a fresh service port and the write community,
-     * or the community {@code communities} names for it (both from secret files).
-     */
-    private Inventory inventory(List<NetSnmpAgents.Agent> members, Map<String, String> communities)
-            throws Exception {
-        Path folder = Files.createDirectories(dir.resolve("inventory-" + System.nanoTime()));
-        Files.writeString(folder.resolve("rw"), NetSnmpAgents.WRITE + "\n");
-        Files.writeString(folder.resolve("ro"), NetSnmpAgents.READ + "\n");
-        StringBuilder yaml = new StringBuilder("switches:\n");
-        for (NetSnmpAgents.Agent agent : members) {
-            String credentials = NetSnmpAgents.READ.equals(communities.get(agent.name())) ? "ro" : "rw";
-            yaml.append("  - {name: ").append(agent.name()).append(", service: 127.0.0.1:").append(freeTcpPort())
-                    .append(", snmp: 127.0.0.1:").append(agent.address().getPort())
-                    .append(", version: '2c', credentials: ").append(credentials).append("}\n");
-        }
-        yaml.append("credentials:\n")
-                .append("  rw: {community: {file: ").append(folder.resolve("rw")).append("}}\n")
-                .append("  ro: {community: {file: ").append(folder.resolve("ro")).append("}}\n");
-        return InventoryLoader.load(Files.writeString(folder.resolve("inventory.yaml"), yaml.toString()));
-    }
-
-    private static int freeTcpPort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+    /** An inventory of {@code members}: the write community, or the read-only one for {@code readOnly}. */
+    private Inventory inventory(List<NetSnmpAgents.Agent> members, String readOnly) throws Exception {
+        Map<String, InetSocketAddress> snmp = new LinkedHashMap<>();
+        members.forEach(agent -> snmp.put(agent.name(), agent.address()));
+        return TestInventories.write(dir, snmp, readOnly, NetSnmpAgents.WRITE, NetSnmpAgents.READ);
     }
 
     private static Map<String, InetSocketAddress> addresses(Inventory inventory) {
-        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        inventory.switches().forEach(entry -> addresses.put(entry.name(),
-                new InetSocketAddress(entry.service().host(), entry.service().port())));
-        return addresses;
+        return TestInventories.serviceAddresses(inventory);
     }
 
     private NetConfig operatorNet() {
