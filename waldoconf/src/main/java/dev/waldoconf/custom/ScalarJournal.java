@@ -1,5 +1,6 @@
 package dev.waldoconf.custom;
 
+import dev.waldoconf.service.DurableFile;
 import dev.waldoconf.snmp.ScalarValue;
 import java.io.IOException;
 import java.net.URLDecoder;

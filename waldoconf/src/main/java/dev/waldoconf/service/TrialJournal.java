@@ -6,13 +6,9 @@ import dev.waldoconf.model.Vlan;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
@@ -56,42 +52,25 @@ public final class TrialJournal {
     /** The prepared transaction committed: its record becomes the committed one. */
     public void commit() throws IOException {
         if (Files.exists(prepared)) {
-            Files.move(prepared, committed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            syncDirectory();
+            DurableFile.rename(prepared, committed);
         }
     }
 
     /** The prepared transaction was backed out: forget its record. */
     public void abort() throws IOException {
-        Files.deleteIfExists(prepared);
-        syncDirectory();
+        DurableFile.delete(prepared);
     }
 
     /** Replaces the committed record directly (recovery and adoption at start). */
     public void replaceCommitted(TrialRecord record) throws IOException {
         write(committed, record);
-        Files.deleteIfExists(prepared);
-        syncDirectory();
+        DurableFile.delete(prepared);
     }
 
     private void write(Path target, TrialRecord record) throws IOException {
-        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.wrap(format(record).getBytes(StandardCharsets.UTF_8)));
-            channel.force(true);
-        }
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        syncDirectory();
+        DurableFile.replace(target, format(record));
     }
 
-    private void syncDirectory() throws IOException {
-        try (FileChannel directory = FileChannel.open(committed.getParent(), StandardOpenOption.READ)) {
-            directory.force(true);
-        } catch (IOException e) {
-            // Some file systems cannot sync a directory; the rename is still atomic there.
-        }
-    }
 
     static String format(TrialRecord record) {
         StringBuilder text = new StringBuilder(MAGIC).append('\n');

@@ -1,5 +1,6 @@
 package dev.waldoconf.custom;
 
+import dev.waldoconf.service.DurableFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.waldoconf.custom;
+package dev.waldoconf.service;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,8 +32,13 @@ public final class DurableFile {
             }
             channel.force(true);
         }
-        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        syncDirectory(file);
+        rename(temporary, file);
+    }
+
+    /** Renames {@code from} over {@code to} atomically, durably. */
+    public static void rename(Path from, Path to) throws IOException {
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        syncDirectory(to);
     }
 
     /** Deletes {@code file} if it exists, durably. */
