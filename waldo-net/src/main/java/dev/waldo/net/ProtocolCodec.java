@@ -152,12 +152,7 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
 
         /** Participants without the sender, which the receiver adds back. */
         Set<Integer> participantsOf(List<Integer> aliases) {
-            Set<Integer> participants = new HashSet<>();
-            participants.add(peerHost);
-            for (int alias : aliases) {
-                participants.add(hostNumber(alias));
-            }
-            return participants;
+            return hostsAnd(peerHost, aliases);
         }
 
         /** Aliases of {@code hosts} except the two ends of this connection, which the receiver adds back. */
@@ -173,8 +168,12 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
 
         /** The inverse of the peer's {@link #thirdPartyAliases}, for a set that held the receiver. */
         Set<Integer> receiverAnd(List<Integer> aliases) {
+            return hostsAnd(localHost, aliases);
+        }
+
+        private Set<Integer> hostsAnd(int host, List<Integer> aliases) {
             Set<Integer> hosts = new HashSet<>();
-            hosts.add(localHost);
+            hosts.add(host);
             for (int alias : aliases) {
                 hosts.add(hostNumber(alias));
             }
