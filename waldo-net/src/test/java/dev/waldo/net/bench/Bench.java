@@ -10,10 +10,12 @@ import dev.waldo.runtime.InMemoryNetwork;
 import io.netty.channel.EventLoopGroup;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,9 +57,27 @@ public final class Bench {
         }
     }
 
-    /** Everything measured for one security setting. */
+    /**
+     * Everything measured for one security setting.
+     *
+     * @param bytesPerTx bytes on the wire per transaction in the serial latency runs
+     * @param loadedBytesPerTx the same during the throughput runs, where concurrent transactions share flushes
+     * @param cpuPerTxUs CPU time of both processes per transaction during the throughput runs, microseconds
+     */
     record Results(String name, List<Latency> waldo, List<Latency> floor, Latency waldoAll, Latency floorAll,
-                   List<Double> waldoRate, List<Double> floorRate, double bytesPerTx, int floorPayload) {
+                   List<Double> waldoRate, List<Double> floorRate, double bytesPerTx, double loadedBytesPerTx,
+                   double cpuPerTxUs, int floorPayload) {
+    }
+
+    /** CPU time used so far by this process and the benchmark server, in nanoseconds. */
+    private static long cpuNanos(Process server) {
+        return ownCpuNanos() + server.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    /** CPU time used so far by this process, in nanoseconds. */
+    private static long ownCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     public static void main(String[] args) throws Exception {
@@ -66,9 +86,9 @@ public final class Bench {
         try {
             int[] ports = readPorts(server);
             List<Results> results = new ArrayList<>();
-            results.add(measure("TLS off", false, ports[0], ports[2], -1));
+            results.add(measure("TLS off", false, ports[0], ports[2], -1, server));
             // The TLS floor carries the same plaintext frames as the TLS-off floor.
-            results.add(measure("TLS on", true, ports[1], ports[3], results.getFirst().floorPayload()));
+            results.add(measure("TLS on", true, ports[1], ports[3], results.getFirst().floorPayload(), server));
             Results inMemory = measureInMemory();
             String markdown = Report.render(results, inMemory, LATENCY_TX, RUNS, THREADS, THROUGHPUT_TX);
             Files.createDirectories(report.toAbsolutePath().getParent());
@@ -123,13 +143,16 @@ public final class Bench {
             serial(transaction, WARMUP_TX);
             Histogram all = new Histogram(3);
             List<Latency> runs = latencyRuns("in-memory", transaction, all);
+            long cpuBefore = ownCpuNanos();
             List<Double> rates = throughputRuns("in-memory", transaction);
-            return new Results("in-memory", runs, runs, Latency.of(all), Latency.of(all), rates, rates, 0, 0);
+            double cpuPerTxUs = (ownCpuNanos() - cpuBefore) / 1e3 / ((double) THROUGHPUT_TX * RUNS);
+            return new Results("in-memory", runs, runs, Latency.of(all), Latency.of(all), rates, rates, 0, 0,
+                    cpuPerTxUs, 0);
         }
     }
 
-    private static Results measure(String name, boolean tls, int waldoPort, int echoPort, int floorPayload)
-            throws Exception {
+    private static Results measure(String name, boolean tls, int waldoPort, int echoPort, int floorPayload,
+                                   Process server) throws Exception {
         Path state = Files.createTempDirectory("waldo-bench-client");
         NetConfig config = NetConfig.defaults(tls ? "bench-client-tls" : "bench-client", state);
         config = tls ? config.withSecurity(Security.SELF_SIGNED) : config.insecure();
@@ -144,7 +167,12 @@ public final class Bench {
             List<Latency> waldo = latencyRuns(name + " waldo", transaction, waldoAll);
             double bytesPerTx = (traffic.bytesRead() + traffic.bytesWritten() - bytesBefore)
                     / (double) (LATENCY_TX * RUNS);
+            long loadedBytesBefore = traffic.bytesRead() + traffic.bytesWritten();
+            long cpuBefore = cpuNanos(server);
             List<Double> waldoRate = throughputRuns(name + " waldo", transaction);
+            double cpuPerTxUs = (cpuNanos(server) - cpuBefore) / 1e3 / ((double) THROUGHPUT_TX * RUNS);
+            double loadedBytesPerTx = (traffic.bytesRead() + traffic.bytesWritten() - loadedBytesBefore)
+                    / ((double) THROUGHPUT_TX * RUNS);
             int payload = floorPayload > 0 ? floorPayload : (int) Math.round(bytesPerTx / MESSAGES_PER_TX);
             EventLoopGroup group = Sockets.group();
             try (PingPongClient floor = new PingPongClient(group, Sockets.socket(),
@@ -155,7 +183,7 @@ public final class Bench {
                 List<Latency> floorRuns = latencyRuns(name + " floor", roundTrip, floorAll);
                 List<Double> floorRate = throughputRuns(name + " floor", roundTrip);
                 return new Results(name, waldo, floorRuns, Latency.of(waldoAll), Latency.of(floorAll), waldoRate,
-                        floorRate, bytesPerTx, payload);
+                        floorRate, bytesPerTx, loadedBytesPerTx, cpuPerTxUs, payload);
             } finally {
                 group.shutdownGracefully();
             }
