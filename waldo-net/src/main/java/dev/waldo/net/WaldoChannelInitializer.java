@@ -58,9 +58,11 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         if (tls != null) {
             pipeline.addLast("tls", tls.newHandler(channel.alloc()));
         }
-        // Several messages written in one event-loop turn leave in one flush:
-        // one system call, and under TLS one record instead of one per message.
-        pipeline.addLast("flushConsolidation", new FlushConsolidationHandler(256, true));
+        // Messages written while reading a burst of frames leave in one flush when
+        // the read completes: one system call, and under TLS one record instead of
+        // one per message. Outside a read, PeerLink already writes what is queued
+        // and flushes once, so such a flush goes out at once instead of one task later.
+        pipeline.addLast("flushConsolidation", new FlushConsolidationHandler(256, false));
         pipeline.addLast("idle", new IdleStateHandler(config.heartbeatTimeoutMs(), config.heartbeatPeriodMs(), 0,
                 TimeUnit.MILLISECONDS));
         pipeline.addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()));

@@ -3,6 +3,7 @@ package dev.waldo.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.CodedOutputStream;
 import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.NameDefinition;
 import java.io.InputStream;
@@ -11,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -197,6 +199,66 @@ class NetNodeTest {
                 read = in.read(buffer);
             } while (read > 0);
             return read;
+        }
+    }
+
+    @Test
+    void messagesSentFromAnotherThreadAndFromTheIoThreadArriveInSendingOrder() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.INSECURE), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.INSECURE), new RecordingListener(), 1)) {
+            PeerLink fromB = b.connect(a.listen(LOOPBACK)).get(10, TimeUnit.SECONDS);
+            CountDownLatch firstSent = new CountDownLatch(1);
+            // The I/O thread sends its message only after this thread sent the first:
+            // the order the host's lock gives sends, which the wire must keep.
+            fromB.channel().eventLoop().execute(() -> {
+                awaitQuietly(firstSent);
+                fromB.send(named("second, from the I/O thread"));
+            });
+            fromB.send(named("first, from another thread"));
+            firstSent.countDown();
+            assertThat(aEvents.nextMessage()).isEqualTo(named("first, from another thread"));
+            assertThat(aEvents.nextMessage()).isEqualTo(named("second, from the I/O thread"));
+        }
+    }
+
+    @Test
+    void burstOfMessagesLeavesInOneTlsRecord() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.SELF_SIGNED), new RecordingListener(), 1)) {
+            PeerLink fromB = b.connect(a.listen(LOOPBACK)).get(10, TimeUnit.SECONDS);
+            aEvents.nextUp();
+            CountDownLatch burstQueued = new CountDownLatch(1);
+            fromB.channel().eventLoop().execute(() -> awaitQuietly(burstQueued));
+            long before = b.traffic().bytesWritten();
+            int plaintextBytes = 0;
+            for (int i = 0; i < BURST; i++) {
+                Frame frame = named("message " + i);
+                plaintextBytes += CodedOutputStream.computeUInt32SizeNoTag(frame.getSerializedSize())
+                        + frame.getSerializedSize();
+                fromB.send(frame);
+            }
+            burstQueued.countDown();
+            for (int i = 0; i < BURST; i++) {
+                assertThat(aEvents.nextMessage()).isEqualTo(named("message " + i));
+            }
+            // One record costs 22 bytes (header, content type, tag); a record per message
+            // would add BURST of them. A margin of two more allows for a heartbeat.
+            assertThat(b.traffic().bytesWritten() - before).isLessThanOrEqualTo(plaintextBytes + 3 * TLS_RECORD_BYTES);
+        }
+    }
+
+    private static final int BURST = 20;
+    private static final int TLS_RECORD_BYTES = 22;
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the test thread did not send within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -10,10 +10,12 @@ import dev.waldo.runtime.InMemoryNetwork;
 import io.netty.channel.EventLoopGroup;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +26,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The paper's microbenchmarks (Waldo, §6.1) between two JVM processes on
  * loopback, each beside its physical floor measured in the same run: a raw
- * Netty ping-pong of the same message size between the same two processes.
+ * Netty ping-pong of the same message size between the same two processes,
+ * its runs alternating with Waldo's so that both meet the same machine load.
  * Writes a Markdown report; {@code bench/run.sh} runs it.
  *
  * <p>System properties: {@code bench.latencyTx} (30000), {@code bench.runs} (10),
@@ -55,9 +58,27 @@ public final class Bench {
         }
     }
 
-    /** Everything measured for one security setting. */
+    /**
+     * Everything measured for one security setting.
+     *
+     * @param bytesPerTx bytes on the wire per transaction in the serial latency runs
+     * @param loadedBytesPerTx the same during the throughput runs, where concurrent transactions share flushes
+     * @param cpuPerTxUs CPU time of both processes per transaction during the throughput runs, microseconds
+     */
     record Results(String name, List<Latency> waldo, List<Latency> floor, Latency waldoAll, Latency floorAll,
-                   List<Double> waldoRate, List<Double> floorRate, double bytesPerTx, int floorPayload) {
+                   List<Double> waldoRate, List<Double> floorRate, double bytesPerTx, double loadedBytesPerTx,
+                   double cpuPerTxUs, int floorPayload) {
+    }
+
+    /** CPU time used so far by this process and the benchmark server, in nanoseconds. */
+    private static long cpuNanos(Process server) {
+        return ownCpuNanos() + server.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    /** CPU time used so far by this process, in nanoseconds. */
+    private static long ownCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     public static void main(String[] args) throws Exception {
@@ -66,9 +87,9 @@ public final class Bench {
         try {
             int[] ports = readPorts(server);
             List<Results> results = new ArrayList<>();
-            results.add(measure("TLS off", false, ports[0], ports[2], -1));
+            results.add(measure("TLS off", false, ports[0], ports[2], -1, server));
             // The TLS floor carries the same plaintext frames as the TLS-off floor.
-            results.add(measure("TLS on", true, ports[1], ports[3], results.getFirst().floorPayload()));
+            results.add(measure("TLS on", true, ports[1], ports[3], results.getFirst().floorPayload(), server));
             Results inMemory = measureInMemory();
             String markdown = Report.render(results, inMemory, LATENCY_TX, RUNS, THREADS, THROUGHPUT_TX);
             Files.createDirectories(report.toAbsolutePath().getParent());
@@ -123,43 +144,99 @@ public final class Bench {
             serial(transaction, WARMUP_TX);
             Histogram all = new Histogram(3);
             List<Latency> runs = latencyRuns("in-memory", transaction, all);
+            long cpuBefore = ownCpuNanos();
             List<Double> rates = throughputRuns("in-memory", transaction);
-            return new Results("in-memory", runs, runs, Latency.of(all), Latency.of(all), rates, rates, 0, 0);
+            double cpuPerTxUs = (ownCpuNanos() - cpuBefore) / 1e3 / ((double) THROUGHPUT_TX * RUNS);
+            return new Results("in-memory", runs, runs, Latency.of(all), Latency.of(all), rates, rates, 0, 0,
+                    cpuPerTxUs, 0);
         }
     }
 
-    private static Results measure(String name, boolean tls, int waldoPort, int echoPort, int floorPayload)
-            throws Exception {
+    private static Results measure(String name, boolean tls, int waldoPort, int echoPort, int floorPayload,
+                                   Process server) throws Exception {
         Path state = Files.createTempDirectory("waldo-bench-client");
         NetConfig config = NetConfig.defaults(tls ? "bench-client-tls" : "bench-client", state);
         config = tls ? config.withSecurity(Security.SELF_SIGNED) : config.insecure();
         try (NetHost host = NetHost.start(config)) {
             PeerEndpoint endpoint = host.connect(new InetSocketAddress("127.0.0.1", waldoPort), PeerEndpoint::create);
             Operation transaction = endpoint::ping;
-            log(name + ": warming up");
-            serial(transaction, WARMUP_TX);
             TrafficCounter traffic = host.transport().traffic();
-            long bytesBefore = traffic.bytesRead() + traffic.bytesWritten();
-            Histogram waldoAll = new Histogram(3);
-            List<Latency> waldo = latencyRuns(name + " waldo", transaction, waldoAll);
-            double bytesPerTx = (traffic.bytesRead() + traffic.bytesWritten() - bytesBefore)
-                    / (double) (LATENCY_TX * RUNS);
-            List<Double> waldoRate = throughputRuns(name + " waldo", transaction);
-            int payload = floorPayload > 0 ? floorPayload : (int) Math.round(bytesPerTx / MESSAGES_PER_TX);
+            log(name + ": warming up");
+            long warmupBytes = bytes(traffic);
+            serial(transaction, WARMUP_TX);
+            int payload = floorPayload > 0 ? floorPayload
+                    : (int) Math.round((bytes(traffic) - warmupBytes) / (double) WARMUP_TX / MESSAGES_PER_TX);
             EventLoopGroup group = Sockets.group();
             try (PingPongClient floor = new PingPongClient(group, Sockets.socket(),
                     tls ? Sockets.clientTls() : null, echoPort, payload)) {
                 Operation roundTrip = floor::ping;
                 serial(roundTrip, WARMUP_TX);
-                Histogram floorAll = new Histogram(3);
-                List<Latency> floorRuns = latencyRuns(name + " floor", roundTrip, floorAll);
-                List<Double> floorRate = throughputRuns(name + " floor", roundTrip);
-                return new Results(name, waldo, floorRuns, Latency.of(waldoAll), Latency.of(floorAll), waldoRate,
-                        floorRate, bytesPerTx, payload);
+                LatencyRuns latency = latencyRuns(name, transaction, roundTrip, traffic);
+                RateRuns rates = throughputRuns(name, transaction, roundTrip, traffic, server);
+                return new Results(name, latency.waldo(), latency.floor(), Latency.of(latency.waldoAll()),
+                        Latency.of(latency.floorAll()), rates.waldo(), rates.floor(), latency.bytesPerTx(),
+                        rates.bytesPerTx(), rates.cpuPerTxUs(), payload);
             } finally {
                 group.shutdownGracefully();
             }
         }
+    }
+
+    /** Bytes read plus written so far. */
+    private static long bytes(TrafficCounter traffic) {
+        return traffic.bytesRead() + traffic.bytesWritten();
+    }
+
+    /** Latency runs of Waldo and of the floor, and Waldo's bytes on the wire per transaction during its runs. */
+    private record LatencyRuns(List<Latency> waldo, List<Latency> floor, Histogram waldoAll, Histogram floorAll,
+                               double bytesPerTx) {
+    }
+
+    /** Throughput runs of Waldo and of the floor, and Waldo's bytes and CPU per transaction during its runs. */
+    private record RateRuns(List<Double> waldo, List<Double> floor, double bytesPerTx, double cpuPerTxUs) {
+    }
+
+    /**
+     * Waldo's and the floor's latency runs, alternating, so that each pair
+     * meets the same load from whatever else runs on the shared machine.
+     */
+    private static LatencyRuns latencyRuns(String name, Operation transaction, Operation roundTrip,
+                                           TrafficCounter traffic) {
+        List<Latency> waldo = new ArrayList<>();
+        List<Latency> floor = new ArrayList<>();
+        Histogram waldoAll = new Histogram(3);
+        Histogram floorAll = new Histogram(3);
+        long waldoBytes = 0;
+        for (int run = 1; run <= RUNS; run++) {
+            long before = bytes(traffic);
+            waldo.add(latencyRun(transaction, waldoAll));
+            waldoBytes += bytes(traffic) - before;
+            floor.add(latencyRun(roundTrip, floorAll));
+            log(String.format(Locale.ROOT, "%s latency run %d: p50 %.1f us, floor %.1f us", name, run,
+                    waldo.getLast().p50(), floor.getLast().p50()));
+        }
+        return new LatencyRuns(waldo, floor, waldoAll, floorAll, waldoBytes / ((double) LATENCY_TX * RUNS));
+    }
+
+    /** Waldo's and the floor's throughput runs, alternating like the latency runs. */
+    private static RateRuns throughputRuns(String name, Operation transaction, Operation roundTrip,
+                                           TrafficCounter traffic, Process server) throws InterruptedException {
+        List<Double> waldo = new ArrayList<>();
+        List<Double> floor = new ArrayList<>();
+        long waldoBytes = 0;
+        long waldoCpuNanos = 0;
+        for (int run = 1; run <= RUNS; run++) {
+            long bytesBefore = bytes(traffic);
+            long cpuBefore = cpuNanos(server);
+            waldo.add(throughputRun(transaction));
+            waldoCpuNanos += cpuNanos(server) - cpuBefore;
+            waldoBytes += bytes(traffic) - bytesBefore;
+            floor.add(throughputRun(roundTrip));
+            log(String.format(Locale.ROOT, "%s throughput run %d: %.0f tx/s, floor %.0f round trips/s", name, run,
+                    waldo.getLast(), floor.getLast()));
+        }
+        double transactions = (double) THROUGHPUT_TX * RUNS;
+        return new RateRuns(waldo, floor, waldoBytes / transactions, waldoCpuNanos / 1e3 / transactions);
     }
 
     private static void serial(Operation operation, int count) {
@@ -171,39 +248,48 @@ public final class Bench {
     private static List<Latency> latencyRuns(String name, Operation operation, Histogram all) {
         List<Latency> runs = new ArrayList<>();
         for (int run = 1; run <= RUNS; run++) {
-            Histogram histogram = new Histogram(3);
-            for (int i = 0; i < LATENCY_TX; i++) {
-                long start = System.nanoTime();
-                operation.run();
-                histogram.recordValue(System.nanoTime() - start);
-            }
-            all.add(histogram);
-            runs.add(Latency.of(histogram));
+            runs.add(latencyRun(operation, all));
             log(String.format(Locale.ROOT, "%s latency run %d: p50 %.1f us", name, run, runs.getLast().p50()));
         }
         return runs;
     }
 
+    /** One latency run of {@code operation}, added to {@code all} too. */
+    private static Latency latencyRun(Operation operation, Histogram all) {
+        Histogram histogram = new Histogram(3);
+        for (int i = 0; i < LATENCY_TX; i++) {
+            long start = System.nanoTime();
+            operation.run();
+            histogram.recordValue(System.nanoTime() - start);
+        }
+        all.add(histogram);
+        return Latency.of(histogram);
+    }
+
     private static List<Double> throughputRuns(String name, Operation operation) throws InterruptedException {
         List<Double> rates = new ArrayList<>();
         for (int run = 1; run <= RUNS; run++) {
-            AtomicInteger left = new AtomicInteger(THROUGHPUT_TX);
-            CountDownLatch done = new CountDownLatch(THREADS);
-            long start = System.nanoTime();
-            for (int t = 0; t < THREADS; t++) {
-                Thread.ofPlatform().start(() -> {
-                    while (left.getAndDecrement() > 0) {
-                        operation.run();
-                    }
-                    done.countDown();
-                });
-            }
-            done.await();
-            double seconds = (System.nanoTime() - start) / 1e9;
-            rates.add(THROUGHPUT_TX / seconds);
+            rates.add(throughputRun(operation));
             log(String.format(Locale.ROOT, "%s throughput run %d: %.0f tx/s", name, run, rates.getLast()));
         }
         return rates;
+    }
+
+    /** {@code THROUGHPUT_TX} operations on {@code THREADS} threads; returns operations per second. */
+    private static double throughputRun(Operation operation) throws InterruptedException {
+        AtomicInteger left = new AtomicInteger(THROUGHPUT_TX);
+        CountDownLatch done = new CountDownLatch(THREADS);
+        long start = System.nanoTime();
+        for (int t = 0; t < THREADS; t++) {
+            Thread.ofPlatform().start(() -> {
+                while (left.getAndDecrement() > 0) {
+                    operation.run();
+                }
+                done.countDown();
+            });
+        }
+        done.await();
+        return THROUGHPUT_TX / ((System.nanoTime() - start) / 1e9);
     }
 
     private static void log(String line) {
