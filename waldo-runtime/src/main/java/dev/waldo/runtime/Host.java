@@ -186,27 +186,35 @@ public final class Host implements AutoCloseable {
      * It stays pending while every peer asked voted yes and none has learned
      * the outcome, or none can be reached.
      *
-     * <p>The transport must know the peers' and the coordinator's numbers:
-     * with a wire transport, connect to them first; ids it does not know are
-     * skipped (and so never asked).
+     * <p>Every id is made known to the transport ({@link Transport#learnHost}),
+     * so that messages can name it; but a wire transport can only ask a host
+     * it has, or can make, a link to: connect to the peers first. The
+     * coordinator's id must be among {@code peerHostIds} (as
+     * {@link BoundTransaction#peers()} has it) unless the transport knows it.
      *
      * @param transactionId the id the binding journaled ({@link BoundTransaction#id()}, "host.serial")
      * @param peerHostIds the host ids journaled with it ({@link BoundTransaction#peers()})
      * @return completes with true if the transaction committed, false if it was backed out;
      *     the binding then commits or undoes its journaled work itself
-     * @throws IllegalArgumentException if {@code transactionId} is not of the form "host.serial"
+     * @throws IllegalArgumentException if {@code transactionId} is not of the form "host.serial",
+     *     or no id names its coordinator
      */
     public CompletableFuture<Boolean> recoverInDoubt(String transactionId, Collection<String> peerHostIds) {
         TxnId txn = parseTxnId(transactionId);
         Set<Integer> peers = new TreeSet<>();
         for (String peer : peerHostIds) {
-            int number = transport.hostNumber(peer);
+            int number = transport.learnHost(peer);
             if (number < 0) {
                 LOG.log(System.Logger.Level.WARNING, "host " + id + " cannot ask '" + peer + "' about transaction "
-                        + transactionId + ": not connected to it");
+                        + transactionId + ": the transport cannot name it");
             } else {
                 peers.add(number);
             }
+        }
+        if (!peers.contains(txn.host()) && !knowsHost(txn.host())) {
+            throw new IllegalArgumentException("host " + id + " cannot ask about transaction " + transactionId
+                    + ": its coordinator, host number " + txn.host() + ", is not among " + peerHostIds
+                    + "; pass the host ids BoundTransaction.peers() gave for it");
         }
         CompletableFuture<Boolean> outcome = new CompletableFuture<>();
         inCore(() -> {
@@ -220,6 +228,11 @@ public final class Host implements AutoCloseable {
             }
         });
         return outcome;
+    }
+
+    private boolean knowsHost(int number) {
+        String hostId = transport.hostId(number);
+        return hostId != null && transport.hostNumber(hostId) == number;
     }
 
     private static TxnId parseTxnId(String transactionId) {

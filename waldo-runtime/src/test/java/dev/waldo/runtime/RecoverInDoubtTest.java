@@ -118,4 +118,12 @@ class RecoverInDoubtTest {
         assertThatThrownBy(() -> restarted.recoverInDoubt("not-an-id", List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host.serial");
     }
+
+    @Test
+    void aCoordinatorThatNoIdNamesIsRefused() {
+        Host restarted = Host.inMemory(network, "h2-next-run");
+
+        assertThatThrownBy(() -> restarted.recoverInDoubt("99.1", List.of("h3")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("coordinator, host number 99");
+    }
 }
