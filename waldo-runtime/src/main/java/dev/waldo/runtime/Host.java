@@ -220,7 +220,14 @@ public final class Host implements AutoCloseable {
         inCore(() -> {
             CompletableFuture<Boolean> earlier = recovering.putIfAbsent(txn, outcome);
             if (earlier != null) {
-                earlier.whenComplete((committed, error) -> outcome.complete(committed));
+                // Asked twice (a second binding journaled it too): both learn the one outcome.
+                earlier.whenComplete((committed, error) -> {
+                    if (error != null) {
+                        outcome.completeExceptionally(error);
+                    } else {
+                        outcome.complete(committed);
+                    }
+                });
             } else if (!core.recover(txn, peers)) {
                 recovering.remove(txn);
                 outcome.completeExceptionally(new IllegalStateException("transaction " + transactionId

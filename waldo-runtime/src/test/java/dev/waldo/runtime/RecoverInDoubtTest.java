@@ -74,8 +74,10 @@ class RecoverInDoubtTest {
         Host restarted = Host.inMemory(network, "h2-next-run");
 
         var outcome = restarted.recoverInDoubt(journaled.get().id(), journaled.get().peers());
+        var askedAgain = restarted.recoverInDoubt(journaled.get().id(), journaled.get().peers());
 
         assertThat(outcome.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(askedAgain.get(30, TimeUnit.SECONDS)).as("a second ask learns the same").isTrue();
         assertThat(restarted.liveTransactions()).isZero();
     }
 
