@@ -131,6 +131,19 @@ public final class NetTransport implements Transport {
         return hosts.known(hostId);
     }
 
+    /**
+     * Registers {@code hostId} without a link or an address, so that frames can
+     * name it; -1 if its number collides with another known host's.
+     */
+    @Override
+    public int learnHost(String hostId) {
+        try {
+            return hosts.register(hostId);
+        } catch (ProtocolViolationException collision) {
+            return -1;
+        }
+    }
+
     @Override
     public String hostId(int host) {
         return hosts.id(host);

@@ -12,10 +12,20 @@ import java.util.Map;
  *
  * @param id the transaction attempt's id, unique on the network (for logs and journals)
  * @param changes the changed variables, in the order the transaction first touched them
+ * @param peers the host ids of the attempt's other participants and of its
+ *     coordinator (never this host): whom a binding that journals its vote
+ *     should name, so that after a restart {@link Host#recoverInDoubt} can ask
+ *     them the outcome
  */
-public record BoundTransaction(String id, List<Change> changes) {
+public record BoundTransaction(String id, List<Change> changes, List<String> peers) {
     public BoundTransaction {
         changes = List.copyOf(changes);
+        peers = List.copyOf(peers);
+    }
+
+    /** A transaction whose participants are not known (tests, bindings used outside a host). */
+    public BoundTransaction(String id, List<Change> changes) {
+        this(id, changes, List.of());
     }
 
     /** The changes grouped by the endpoint or service that owns the variable, in order. */

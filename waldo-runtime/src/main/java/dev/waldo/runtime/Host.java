@@ -9,8 +9,11 @@ import dev.waldo.runtime.core.TxnId;
 import dev.waldo.runtime.lang.Values;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -44,6 +47,8 @@ public final class Host implements AutoCloseable {
     private final Map<TxnId, LocalTxn> txns = new ConcurrentHashMap<>();
     private final Map<TxnId, CompletableFuture<Decision.RootDone>> rootOutcomes = new ConcurrentHashMap<>();
     private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
+    /** Journaled transactions of an earlier run whose outcome is being asked ({@link #recoverInDoubt}). */
+    private final Map<TxnId, CompletableFuture<Boolean>> recovering = new ConcurrentHashMap<>();
     /** Bindings run on one thread, in the order transactions prepared and ended here. */
     private final ExecutorService bindingWork;
     private volatile PrintStream output = System.out;
@@ -169,6 +174,95 @@ public final class Host implements AutoCloseable {
     public boolean resolveInDoubt(String transaction, boolean commit) {
         return inCore(() -> core.inDoubt().stream().filter(txn -> txn.toString().equals(transaction))
                 .findFirst().map(txn -> core.resolveInDoubt(txn, commit)).orElse(false));
+    }
+
+    /**
+     * Takes up a transaction that prepared on an earlier run of this host
+     * (its bindings journaled a yes vote, then the process died) and learns
+     * its outcome: the coordinator (the id's host) and {@code peerHostIds}
+     * are asked now and again on every resend interval until one of them
+     * knows it, or the coordinator's own decision arrives. A peer that never
+     * voted yes vetoes, so the future completes as soon as one such answers.
+     * It stays pending while every peer asked voted yes and none has learned
+     * the outcome, or none can be reached.
+     *
+     * <p>Every id is made known to the transport ({@link Transport#learnHost}),
+     * so that messages can name it; but a wire transport can only ask a host
+     * it has, or can make, a link to: connect to the peers first. The
+     * coordinator's id must be among {@code peerHostIds} (as
+     * {@link BoundTransaction#peers()} has it) unless the transport knows it.
+     *
+     * @param transactionId the id the binding journaled ({@link BoundTransaction#id()}, "host.serial")
+     * @param peerHostIds the host ids journaled with it ({@link BoundTransaction#peers()})
+     * @return completes with true if the transaction committed, false if it was backed out;
+     *     the binding then commits or undoes its journaled work itself
+     * @throws IllegalArgumentException if {@code transactionId} is not of the form "host.serial",
+     *     or no id names its coordinator
+     */
+    public CompletableFuture<Boolean> recoverInDoubt(String transactionId, Collection<String> peerHostIds) {
+        TxnId txn = parseTxnId(transactionId);
+        Set<Integer> peers = new TreeSet<>();
+        for (String peer : peerHostIds) {
+            int number = transport.learnHost(peer);
+            if (number < 0) {
+                LOG.log(System.Logger.Level.WARNING, "host " + id + " cannot ask '" + peer + "' about transaction "
+                        + transactionId + ": the transport cannot name it");
+            } else {
+                peers.add(number);
+            }
+        }
+        if (!peers.contains(txn.host()) && !knowsHost(txn.host())) {
+            throw new IllegalArgumentException("host " + id + " cannot ask about transaction " + transactionId
+                    + ": its coordinator, host number " + txn.host() + ", is not among " + peerHostIds
+                    + "; pass the host ids BoundTransaction.peers() gave for it");
+        }
+        CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+        inCore(() -> {
+            CompletableFuture<Boolean> earlier = recovering.putIfAbsent(txn, outcome);
+            if (earlier != null) {
+                // Asked twice (a second binding journaled it too): both learn the one outcome.
+                earlier.whenComplete((committed, error) -> {
+                    if (error != null) {
+                        outcome.completeExceptionally(error);
+                    } else {
+                        outcome.complete(committed);
+                    }
+                });
+            } else if (!core.recover(txn, peers)) {
+                recovering.remove(txn);
+                outcome.completeExceptionally(new IllegalStateException("transaction " + transactionId
+                        + " is live on host " + id + " in this run; it is not a journaled one to recover"));
+            }
+        });
+        return outcome;
+    }
+
+    private boolean knowsHost(int number) {
+        String hostId = transport.hostId(number);
+        return hostId != null && transport.hostNumber(hostId) == number;
+    }
+
+    private static TxnId parseTxnId(String transactionId) {
+        int dot = transactionId.indexOf('.');
+        try {
+            return new TxnId(Integer.parseInt(transactionId.substring(0, dot)),
+                    Long.parseLong(transactionId.substring(dot + 1)));
+        } catch (RuntimeException malformed) {
+            throw new IllegalArgumentException("transaction id '" + transactionId
+                    + "' is not of the form host.serial (as BoundTransaction.id() gives it)", malformed);
+        }
+    }
+
+    /**
+     * The outcome of a recovered transaction is known: tell whoever asked, on
+     * the binding thread (what they do next is binding work, such as undoing
+     * the journaled changes, and must not run under the core's lock). Lock held.
+     */
+    private void settleRecovered(TxnId txn, boolean committed) {
+        CompletableFuture<Boolean> outcome = recovering.remove(txn);
+        if (outcome != null && !runBindingWork(() -> outcome.complete(committed))) {
+            outcome.complete(committed);
+        }
     }
 
     /** How many heuristic decisions ({@link #resolveInDoubt}) disagreed with the coordinator's. */
@@ -392,8 +486,14 @@ public final class Host implements AutoCloseable {
                 }
             }
             case Decision.PrepareLocal prepare -> prepareLocal(prepare.txn(), txn);
-            case Decision.Install install -> install(install.txn());
-            case Decision.Discard discard -> discard(discard.txn());
+            case Decision.Install install -> {
+                install(install.txn());
+                settleRecovered(install.txn(), true);
+            }
+            case Decision.Discard discard -> {
+                discard(discard.txn());
+                settleRecovered(discard.txn(), false);
+            }
             case Decision.RootDone done -> {
                 CompletableFuture<Decision.RootDone> outcome = rootOutcomes.remove(done.txn());
                 if (outcome != null) {
@@ -474,9 +574,10 @@ public final class Host implements AutoCloseable {
             core.vote(attempt, true, null);
             return;
         }
+        List<String> peers = core.participantsToAsk(attempt).stream().map(transport::hostId).toList();
         List<PreparedBinding> prepared = new ArrayList<>();
-        changes.forEach((name, list) ->
-                prepared.add(new PreparedBinding(name, bindings.get(name), new BoundTransaction(attempt.toString(), list))));
+        changes.forEach((name, list) -> prepared.add(
+                new PreparedBinding(name, bindings.get(name), new BoundTransaction(attempt.toString(), list, peers))));
         txn.preparedBindings = prepared;
         if (!runBindingWork(() -> {
             String refusal = prepareBindings(prepared);

@@ -20,6 +20,17 @@ public interface Transport extends AutoCloseable {
     String hostId(int host);
 
     /**
+     * Makes host {@code hostId} known to this transport without a link to it,
+     * so that messages may name it (the coordinator of a transaction recovered
+     * after a restart, which is asked about but may never be reachable), and
+     * returns its number, or -1 if this transport cannot name it. A transport
+     * that already knows every host (the in-memory network) only looks it up.
+     */
+    default int learnHost(String hostId) {
+        return hostNumber(hostId);
+    }
+
+    /**
      * Where this host's attempt serials start: above every serial that an
      * earlier run of a host with the same number could have used, so that no
      * peer mistakes a new attempt for one it remembers as ended. 0 for a

@@ -17,6 +17,8 @@ import dev.waldoconf.snmp.SnmpScalars;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.snmp4j.smi.OID;
@@ -77,8 +79,9 @@ public final class CustomServer implements RunningService {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         }
         try {
-            return start(entry.name(), program, agent, new InetSocketAddress(entry.service().host(),
-                    entry.service().port()), net);
+            return start(entry.name(), program, agent, serviceAddress(entry), net,
+                    inventory.switches().stream().filter(other -> !other.name().equals(entry.name()))
+                            .map(CustomServer::serviceAddress).toList());
         } catch (CustomProgramException e) {
             agent.close();
             throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
@@ -96,10 +99,27 @@ public final class CustomServer implements RunningService {
         }
     }
 
+    private static InetSocketAddress serviceAddress(SwitchEntry entry) {
+        return new InetSocketAddress(entry.service().host(), entry.service().port());
+    }
+
+    /**
+     * Starts serving switch {@code name} as {@link #start(String, CustomProgram, SnmpScalars,
+     * InetSocketAddress, NetConfig, Collection)} does, linking to no other service at start: an
+     * in-doubt transaction is asked only of the hosts this one already knows, so it usually stays
+     * in doubt.
+     */
+    public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
+            NetConfig net) throws CustomProgramException, DeviceException, IOException {
+        return start(name, program, agent, listen, net, List.of());
+    }
+
     /**
      * Starts serving switch {@code name}: checks that the agent holds every {@code @snmp} object
      * with a matching type, settles what a previous run left in the journal ({@link
-     * ScalarSnmpBinding#recover()}: an interrupted prepare is undone, an in-doubt one kept), creates
+     * ScalarSnmpBinding#recover()}: an interrupted prepare is undone, an in-doubt one kept, and its
+     * outcome asked in the background of {@code otherServices} and the hosts journaled with it; see
+     * {@link InDoubtRecovery}), creates
      * the served Service (its onCreate gets {@code name} if it takes a Text), and listens at
      * {@code listen} (port 0 picks a free one). The server owns {@code agent} from here on and
      * closes it.
@@ -112,7 +132,8 @@ public final class CustomServer implements RunningService {
      * @throws TransactionAbortedException if onCreate set a value the agent refused
      */
     public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
-            NetConfig net) throws CustomProgramException, DeviceException, IOException {
+            NetConfig net, Collection<InetSocketAddress> otherServices)
+            throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
         checkObjects(program, served, agent);
         ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent, ScalarJournal.open(journalFile(net)));
@@ -124,6 +145,7 @@ public final class CustomServer implements RunningService {
             WaldoObject service = takesName ? program.create(served.name(), host.host(), name)
                     : program.create(served.name(), host.host());
             InetSocketAddress bound = host.listen(listen, program.factory(CustomProgram.DESK, service.ref()), null);
+            InDoubtRecovery.start(name, binding, host, otherServices);
             return new CustomServer(name, host, agent, service, bound);
         } catch (RuntimeException e) {
             host.close();

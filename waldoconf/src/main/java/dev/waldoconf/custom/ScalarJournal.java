@@ -29,11 +29,15 @@ import org.snmp4j.smi.OID;
  * <pre>
  * waldoconf-scalar-journal 1
  * entry 3f9c2a1e/7.12 prepared
+ * peer switch-agent-2
+ * peer operator-7f3a
  * pre-image 1.3.6.1.2.1.1.6.0 text rack%204
  * pre-image 1.3.6.1.4.1.32473.1.0 number 7
  * end 1
  * </pre>
- * Text values are URL-encoded. The last line counts the entries, so a file that was cut short
+ * Text values and host ids are URL-encoded. {@code peer} lines name the hosts to ask for the
+ * outcome of an entry in doubt (the transaction's other participants and its coordinator); a
+ * journal written before they existed has none. The last line counts the entries, so a file that was cut short
  * (copied half, or damaged) is told apart from a complete one.
  *
  * <p>Not thread-safe: {@link ScalarSnmpBinding} calls it under its own lock.
@@ -51,7 +55,7 @@ public final class ScalarJournal {
     public enum Stage {
         /** Prepare began and may have SET some objects; no yes vote was sent. A restart undoes it. */
         PREPARING("preparing"),
-        /** Prepare SET every object and voted yes; only the coordinator knows the outcome (in doubt). */
+        /** Prepare SET every object and voted yes; only the other participants know the outcome (in doubt). */
         PREPARED("prepared"),
         /** The transaction was backed out, but putting the pre-image back failed; the undo is owed. */
         BACKED_OUT("backed-out");
@@ -94,21 +98,34 @@ public final class ScalarJournal {
      *     with the process, so two runs may hand out the same one)
      * @param stage how far it got
      * @param preImages the objects it may have SET, in the order it SETs them
+     * @param peers the host ids to ask for its outcome should it be in doubt after a restart
+     *     ({@link dev.waldo.runtime.BoundTransaction#peers()}); empty if unknown
      */
-    public record Entry(String key, Stage stage, List<PreImage> preImages) {
-        /** Copies the pre-images. */
+    public record Entry(String key, Stage stage, List<PreImage> preImages, List<String> peers) {
+        /** Copies the pre-images and peers. */
         public Entry {
             preImages = List.copyOf(preImages);
+            peers = List.copyOf(peers);
+        }
+
+        /** An entry that names no peers. */
+        public Entry(String key, Stage stage, List<PreImage> preImages) {
+            this(key, stage, preImages, List.of());
         }
 
         /** This entry at {@code next} stage. */
         public Entry at(Stage next) {
-            return new Entry(key, next, preImages);
+            return new Entry(key, next, preImages, peers);
         }
 
         /** This entry without the pre-images of {@code oids}. */
         Entry without(Set<OID> oids) {
-            return new Entry(key, stage, preImages.stream().filter(p -> !oids.contains(p.oid())).toList());
+            return new Entry(key, stage, preImages.stream().filter(p -> !oids.contains(p.oid())).toList(), peers);
+        }
+
+        /** The transaction's id as the runtime names it: the key without the service run's tag. */
+        public String transactionId() {
+            return key.substring(key.indexOf('/') + 1);
         }
     }
 
@@ -227,6 +244,9 @@ public final class ScalarJournal {
         StringBuilder text = new StringBuilder(MAGIC).append('\n');
         for (Entry entry : entries) {
             text.append("entry ").append(entry.key()).append(' ').append(entry.stage().word()).append('\n');
+            for (String peer : entry.peers()) {
+                text.append("peer ").append(URLEncoder.encode(peer, StandardCharsets.UTF_8)).append('\n');
+            }
             for (PreImage preImage : entry.preImages()) {
                 text.append("pre-image ").append(preImage.oid().toDottedString()).append(' ')
                         .append(value(preImage.old())).append('\n');
@@ -259,6 +279,12 @@ public final class ScalarJournal {
                         add(entries, current);
                         current = new EntryBuilder(field(fields, 1, 3), Stage.of(field(fields, 2, 3)));
                     }
+                    case "peer" -> {
+                        if (current == null || !current.preImages.isEmpty()) {
+                            throw new IllegalArgumentException("a peer line belongs right after its entry line");
+                        }
+                        current.peers.add(URLDecoder.decode(field(fields, 1, 2), StandardCharsets.UTF_8));
+                    }
                     case "pre-image" -> {
                         if (current == null) {
                             throw new IllegalArgumentException("a pre-image before any entry");
@@ -281,7 +307,7 @@ public final class ScalarJournal {
 
     private static void add(List<Entry> entries, EntryBuilder builder) {
         if (builder != null) {
-            entries.add(new Entry(builder.key, builder.stage, builder.preImages));
+            entries.add(new Entry(builder.key, builder.stage, builder.preImages, builder.peers));
         }
     }
 
@@ -323,6 +349,7 @@ public final class ScalarJournal {
         final String key;
         final Stage stage;
         final List<PreImage> preImages = new ArrayList<>();
+        final List<String> peers = new ArrayList<>();
 
         EntryBuilder(String key, Stage stage) {
             this.key = key;

@@ -39,7 +39,8 @@ import org.snmp4j.smi.OID;
  *   <li><b>{@link #recover()}</b>, at start: an entry left {@code preparing} never voted yes, so its
  *       coordinator cannot have committed it: it is undone. A {@code backed-out} entry is undone. A
  *       {@code prepared} entry voted yes and its outcome never arrived: it is in doubt, and is kept,
- *       values and pre-image alike, until {@link #resolve} is told the outcome.</li>
+ *       values and pre-image alike, until {@link #resolve} is told the outcome ({@link CustomServer}
+ *       asks the hosts journaled with it, see {@link InDoubtRecovery}).</li>
  * </ul>
  * The old value put back is what the agent held, not what the Waldo variable held: a change made
  * behind the service's back is put back as it was. The runtime calls a binding on one thread per
@@ -161,7 +162,7 @@ public final class ScalarSnmpBinding implements Binding {
         }
         Entry entry;
         try {
-            entry = journalPreImages(key(transaction), plan);
+            entry = journalPreImages(key(transaction), plan, transaction.peers());
         } catch (DeviceException e) {
             return votingNo(e.getMessage());
         } catch (IOException e) {
@@ -182,13 +183,17 @@ public final class ScalarSnmpBinding implements Binding {
         return Vote.yes();
     }
 
-    /** Reads what every planned object holds and journals it, durably, before anything is SET. */
-    private Entry journalPreImages(String key, List<Planned> plan) throws DeviceException, IOException {
+    /**
+     * Reads what every planned object holds and journals it, durably, before anything is SET, with
+     * the hosts that can tell the outcome should this service restart in doubt.
+     */
+    private Entry journalPreImages(String key, List<Planned> plan, List<String> peers)
+            throws DeviceException, IOException {
         List<PreImage> preImages = new ArrayList<>();
         for (Planned set : plan) {
             preImages.add(new PreImage(set.oid(), agent.get(set.oid())));
         }
-        Entry entry = new Entry(key, Stage.PREPARING, preImages);
+        Entry entry = new Entry(key, Stage.PREPARING, preImages, peers);
         journal.put(entry);
         return entry;
     }

@@ -140,11 +140,39 @@ class ScalarJournalTest {
                 "waldoconf-scalar-journal 1\nentry r1/5.1 prepared\npre-image sysLocation text a\nend 1\n",
                 "waldoconf-scalar-journal 1\nentry r1/5.1 prepared\npre-image 1.3.6.1.4.1.1.0 number x\nend 1\n",
                 "waldoconf-scalar-journal 1\nentry r1/5.1 prepared\nend 2\n",
-                "waldoconf-scalar-journal 1\nend 0\nentry r1/5.1 prepared\n")) {
+                "waldoconf-scalar-journal 1\nend 0\nentry r1/5.1 prepared\n",
+                "waldoconf-scalar-journal 1\npeer switch-b\nentry r1/5.1 prepared\nend 1\n",
+                "waldoconf-scalar-journal 1\nentry r1/5.1 prepared\npeer\nend 1\n",
+                "waldoconf-scalar-journal 1\nentry r1/5.1 prepared\npeer a b\nend 1\n",
+                "waldoconf-scalar-journal 1\nentry r1/5.1 prepared\npre-image 1.3.6.1.4.1.1.0 number 1\n"
+                        + "peer switch-b\nend 1\n")) {
             Files.writeString(file(), damaged);
 
             assertThatThrownBy(() -> ScalarJournal.open(file())).as(damaged).isInstanceOf(IOException.class)
                     .hasMessageStartingWith(file().toString());
         }
+    }
+
+    @Test
+    void theHostsToAskAreKeptWithAnEntryEvenWithSpacesInTheirIds() throws Exception {
+        ScalarJournal journal = ScalarJournal.open(file());
+        Entry prepared = new Entry("r1/6.1", Stage.PREPARED, List.of(text(LOCATION, "old")),
+                List.of("switch-agent 2", "operator-1"));
+        journal.put(prepared);
+
+        Entry read = ScalarJournal.open(file()).entries().getFirst();
+        assertThat(read).isEqualTo(prepared);
+        assertThat(read.at(Stage.BACKED_OUT).peers()).containsExactly("switch-agent 2", "operator-1");
+        assertThat(read.transactionId()).isEqualTo("6.1");
+        assertThat(Files.readString(file())).contains("entry r1/6.1 prepared\npeer switch-agent+2\npeer operator-1\n");
+    }
+
+    @Test
+    void aJournalWrittenBeforePeersExistedIsReadWithNone() throws Exception {
+        Files.createDirectories(file().getParent());
+        Files.writeString(file(), "waldoconf-scalar-journal 1\nentry r1/7.1 prepared\n"
+                + "pre-image 1.3.6.1.2.1.1.6.0 text old\nend 1\n");
+
+        assertThat(ScalarJournal.open(file()).entries().getFirst().peers()).isEmpty();
     }
 }

@@ -255,6 +255,20 @@ class ScalarSnmpBindingTest {
         }
     }
 
+    @Test
+    void theHostsToAskAreJournaledWithTheYesVote() throws Exception {
+        BoundTransaction txn = new BoundTransaction("3.9", List.of(change("location", LOCATION, "rack 4")),
+                List.of("switch-edge-2", "operator-1"));
+        assertThat(binding.prepare(txn).accepted()).isTrue();
+
+        ScalarSnmpBinding next = restarted();
+
+        assertThat(next.inDoubt()).singleElement().satisfies(entry -> {
+            assertThat(entry.peers()).containsExactly("switch-edge-2", "operator-1");
+            assertThat(entry.transactionId()).isEqualTo("3.9");
+        });
+    }
+
     private static BoundTransaction.Change change(String variable, String oid, Object after) {
         return new BoundTransaction.Change(null, variable, new Annotation("snmp", Map.of("oid", oid)), null, after);
     }

@@ -314,6 +314,7 @@ public final class HostCore {
         root.phase = RootRecord.Phase.VOTING;
         record.state = State.PREPARING;
         record.coordinator = host;
+        record.peers = root.participants; // whom a restarted run of this host would ask
         root.awaiting.addAll(root.participants);
         root.awaiting.add(host);
         root.ticksSinceSend = 0;
@@ -752,7 +753,9 @@ public final class HostCore {
         for (int peer : record.peers) {
             query(record, peer);
         }
-        query(record, record.coordinator); // back, perhaps after a restart: it may still know
+        if (record.coordinator != host) {
+            query(record, record.coordinator); // back, perhaps after a restart: it may still know
+        }
     }
 
     private void query(TxnRecord record, int to) {
@@ -798,6 +801,62 @@ public final class HostCore {
             case BACKED_OUT -> backoutLocal(record);
             case UNDECIDED -> { } // asked again on a later tick
         }
+    }
+
+    /**
+     * Takes up an attempt that this run never saw but whose bindings journaled
+     * a yes vote in an earlier run of this host (which was then killed): the
+     * outcome is asked of {@code peers} and the coordinator, right away and
+     * again on ticks, exactly as for a participant that lost its coordinator.
+     * The first definite answer, or the coordinator's own Commit or Backout,
+     * yields the usual {@link Decision.Install} or {@link Decision.Discard}.
+     * The placeholder holds no locks and runs no threads; while it waits it
+     * answers peers' queries with "undecided", since its vote was yes.
+     *
+     * @param txn the attempt, as journaled
+     * @param peers the other participants the coordinator named (this host and the coordinator are ignored)
+     * @return false, changing nothing, if this run already holds the attempt;
+     *     if it already ended here, its decision is given again
+     */
+    public boolean recover(TxnId txn, Set<Integer> peers) {
+        if (txns.containsKey(txn)) {
+            return false;
+        }
+        Boolean committed = ended.get(txn);
+        if (committed != null) {
+            decisions.add(committed ? new Decision.Install(txn) : new Decision.Discard(txn, true));
+            return true;
+        }
+        TxnRecord record = new TxnRecord(txn, new Priority(false, 0, txn.host(), txn.serial()));
+        record.state = State.PREPARED;
+        record.localVote = Verdict.YES;
+        record.coordinator = txn.host();
+        Set<Integer> others = new TreeSet<>(peers);
+        others.remove(host);
+        others.remove(txn.host());
+        record.peers = Collections.unmodifiableSet(others);
+        record.inDoubt = true;
+        txns.put(txn, record);
+        queryAll(record);
+        return true;
+    }
+
+    /**
+     * The other participants of an attempt prepared here, as its coordinator
+     * named them, plus the coordinator itself (unless that is this host): the
+     * hosts a participant asks should it lose the coordinator. Empty for an
+     * attempt not prepared here.
+     */
+    public Set<Integer> participantsToAsk(TxnId txn) {
+        TxnRecord record = txns.get(txn);
+        if (record == null || !record.prepared() || record.coordinator < 0) {
+            return Set.of();
+        }
+        Set<Integer> hosts = new TreeSet<>(record.peers);
+        if (record.coordinator != host) {
+            hosts.add(record.coordinator);
+        }
+        return Collections.unmodifiableSet(hosts);
     }
 
     /**

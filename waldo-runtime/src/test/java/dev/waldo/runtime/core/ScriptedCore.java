@@ -28,6 +28,8 @@ import java.util.Set;
  * drop a b              lose the next message from a to b
  * tick a [n]            host a ticks n times
  * cut a b / heal a b    the link between a and b goes down (losing what is on it) / up
+ * restart c             host c is killed and starts again with an empty core (what was on its links is lost)
+ * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
  * </pre>
  */
 final class ScriptedCore {
@@ -109,9 +111,26 @@ final class ScriptedCore {
                 collect();
                 cores.get(words[2]).linkUp(number(host));
             }
+            case "restart" -> restart(host);
+            case "recover" -> {
+                Set<Integer> peers = new HashSet<>();
+                for (int i = 3; i < words.length; i++) {
+                    peers.add(number(words[i]));
+                }
+                note(core.recover(attempts.get(words[2]), peers) ? "recovering" : "already known");
+            }
             default -> throw new IllegalArgumentException("unknown command " + String.join(" ", words));
         }
         collect();
+    }
+
+    private void restart(String host) {
+        int number = number(host);
+        for (String other : cores.keySet()) {
+            loseQueued(host + ">" + other);
+            loseQueued(other + ">" + host);
+        }
+        cores.put(host, new HostCore(number, 2));
     }
 
     private void loseQueued(String link) {

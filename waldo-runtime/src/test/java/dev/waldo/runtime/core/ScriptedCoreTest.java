@@ -10,6 +10,22 @@ import org.junit.jupiter.api.Test;
  * commands). A changed trace is a changed protocol: read the diff.
  */
 class ScriptedCoreTest {
+    /** Attempt T1 rooted on a, with calls served on b and c, asked to prepare on all three. */
+    private static final String PREPARED_ON_A_B_C = """
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 y
+            deliver c a
+            done a T1
+            deliver a b
+            deliver a c
+            """;
+
     /** A prepared attempt holds its lock against an older, even primary, request until commit. */
     @Test
     void preparedParticipantIsNeverWoundedAndTheOlderRequestWaits() {
@@ -575,5 +591,109 @@ class ScriptedCoreTest {
               b -> c: Answer T1 COMMITTED
             > deliver b c
               c: install T1""");
+    }
+    /** A restarted host takes up an attempt its journal left voted yes, and installs it once a peer says it committed. */
+    @Test
+    void restartedParticipantRecoversACommitFromAPeer() {
+        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+            vote b T1 yes
+            vote c T1 yes
+            vote a T1 yes
+            deliver b a
+            deliver c a          # a decides commit
+            deliver a b          # b commits
+            restart c            # c is killed before the Commit arrives; its binding journaled the yes vote
+            recover c T1 b
+            deliver c b
+            deliver b c
+            """);
+        assertThat(trace).endsWith("""
+            > restart c
+              lost Commit T1
+            > recover c T1 b
+              recovering
+              c -> b: Query T1
+              c -> a: Query T1
+            > deliver c b
+              b -> c: Answer T1 COMMITTED
+            > deliver b c
+              c: install T1""");
+    }
+
+    /** A restarted host whose yes vote was overruled by a peer's no learns the backout from that peer. */
+    @Test
+    void restartedParticipantRecoversABackoutFromAPeer() {
+        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+            vote c T1 yes
+            deliver c a
+            restart c            # c voted yes and is killed
+            vote b T1 no
+            deliver b a          # a backs out
+            drop a c             # the Backout to the new c is lost: only b can tell it
+            recover c T1 b
+            deliver c b
+            deliver b c
+            """);
+        assertThat(trace).endsWith("""
+            > recover c T1 b
+              recovering
+              c -> b: Query T1
+              c -> a: Query T1
+            > deliver c b
+              b -> c: Answer T1 BACKED_OUT
+            > deliver b c
+              c: discard T1 (prepared)""");
+    }
+
+    /** While nobody knows the outcome the recovered attempt stays, asks again on ticks, and follows the coordinator. */
+    @Test
+    void restartedParticipantStaysInDoubtWhileNobodyKnowsAndFollowsTheCoordinatorLater() {
+        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+            vote b T1 yes
+            vote c T1 yes
+            vote a T1 yes
+            restart c            # c's vote is lost with it: a still waits for it
+            recover c T1 b
+            deliver c b
+            deliver c a
+            deliver b c
+            deliver a c          # b voted yes too and a is still voting: nobody knows
+            tick c 2             # asks again
+            tick a 2             # a re-sends Prepare; the recovered yes vote answers it
+            deliver a c
+            deliver b a
+            deliver c a 2        # the re-sent Query (still UNDECIDED), then the vote: a commits
+            deliver a c all      # the answer, then the Commit
+            """);
+        assertThat(trace).endsWith("""
+            > restart c
+              lost Vote T1 YES
+            > recover c T1 b
+              recovering
+              c -> b: Query T1
+              c -> a: Query T1
+            > deliver c b
+              b -> c: Answer T1 UNDECIDED
+            > deliver c a
+              a -> c: Answer T1 UNDECIDED
+            > deliver b c
+            > deliver a c
+            > tick c 2
+              c -> b: Query T1
+              c -> a: Query T1
+            > tick a 2
+              a -> b: Prepare T1
+              a -> c: Prepare T1
+            > deliver a c
+              c -> a: Vote T1 YES
+            > deliver b a
+            > deliver c a 2
+              a -> c: Answer T1 UNDECIDED
+              a: install T1
+              a -> b: Commit T1
+              a -> c: Commit T1
+            > deliver a c all
+              c: install T1
+              c -> a: Ack T1""");
     }
 }
