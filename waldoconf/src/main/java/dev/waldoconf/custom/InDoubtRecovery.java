@@ -6,7 +6,9 @@ import dev.waldoconf.device.DeviceException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +31,9 @@ final class InDoubtRecovery {
     /** How often a resolve that must wait (a transaction of this run is unfinished) is tried. */
     private static final int RESOLVE_ATTEMPTS = 30;
     private static final long RESOLVE_PAUSE_MS = 1_000;
+    /** Services down at start are dialed again this often while an entry is in doubt, for 10 minutes. */
+    private static final long REDIAL_PAUSE_MS = 5_000;
+    private static final int REDIAL_ROUNDS = 120;
 
     private final String name;
     private final ScalarSnmpBinding binding;
@@ -54,22 +59,48 @@ final class InDoubtRecovery {
         }
         InDoubtRecovery recovery = new InDoubtRecovery(name, binding, host);
         Thread.ofVirtual().name("waldoconf-recover-" + name).start(() -> {
-            otherServices.forEach(recovery::connect);
+            Set<InetSocketAddress> unreached = new LinkedHashSet<>(otherServices);
+            unreached.removeIf(service -> recovery.connect(service, true));
             entries.forEach(recovery::ask);
+            recovery.redial(unreached);
         });
     }
 
-    /** Links to another service so that the runtime knows its host id and can ask it. */
-    private void connect(InetSocketAddress service) {
+    /**
+     * Dials the services that were down at start again, bounded, while an entry is still in doubt:
+     * once linked, the runtime asks them at once.
+     */
+    private void redial(Set<InetSocketAddress> unreached) {
+        for (int round = 0; round < REDIAL_ROUNDS && !unreached.isEmpty() && !binding.inDoubt().isEmpty(); round++) {
+            if (!pause(REDIAL_PAUSE_MS)) {
+                return;
+            }
+            unreached.removeIf(service -> connect(service, false));
+        }
+    }
+
+    /**
+     * Links to another service so that the runtime knows its host id and can ask it.
+     *
+     * @param report whether to log a failure (the first attempt does; redials stay quiet)
+     * @return true once linked
+     */
+    private boolean connect(InetSocketAddress service, boolean report) {
         try {
             String peer = host.transport().connect(service).get(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             LOG.debug("{}: linked to {} at {} to ask about in-doubt transactions", name, peer, service);
+            return true;
         } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("{}: cannot reach the service at {} to ask it about in-doubt transactions ({}); the others"
-                    + " are asked", name, service, e instanceof ExecutionException ? e.getCause().getMessage()
-                    : "no answer within " + CONNECT_TIMEOUT_MS + " ms");
+            if (report) {
+                LOG.warn("{}: cannot reach the service at {} to ask it about in-doubt transactions ({}); the others"
+                        + " are asked, and it is dialed again every {} s for a while", name, service,
+                        e instanceof ExecutionException ? e.getCause().getMessage()
+                                : "no answer within " + CONNECT_TIMEOUT_MS + " ms", REDIAL_PAUSE_MS / 1000);
+            }
+            return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -103,7 +134,7 @@ final class InDoubtRecovery {
                         committed ? "the agent keeps its values" : "the agent holds its old values again");
                 return;
             } catch (IllegalStateException | DeviceException e) {
-                if (attempt == RESOLVE_ATTEMPTS || !pause()) {
+                if (attempt == RESOLVE_ATTEMPTS || !pause(RESOLVE_PAUSE_MS)) {
                     LOG.error("{}: in-doubt transaction {} was {}, but it could not be ended here: {}. It stays in"
                             + " the journal; start the service again to retry", name, entry.key(), outcome,
                             e.getMessage());
@@ -117,9 +148,9 @@ final class InDoubtRecovery {
         }
     }
 
-    private static boolean pause() {
+    private static boolean pause(long millis) {
         try {
-            Thread.sleep(RESOLVE_PAUSE_MS);
+            Thread.sleep(millis);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -110,6 +110,34 @@ class CustomServiceInDoubtRecoveryTest {
     }
 
     /**
+     * The peer is frozen ({@code SIGSTOP}) when the killed service restarts, so the restarted one
+     * cannot reach it and stays in doubt; it keeps dialing, and once the peer runs again it learns
+     * the backout and puts the old values back.
+     */
+    @Test
+    void aPeerUnreachableAtRestartIsAskedOnceItAnswersAgain() throws Exception {
+        inventory = writeInventory("ro");
+        startServices();
+        String oldLocation = agent(KILLED).state().sysLocation();
+
+        assertThat(killAfterItVotedYes()).as("the peer voted no").isInstanceOf(Exception.class);
+        services.get(PEER).signal("STOP");
+        try {
+            services.put(KILLED, startService(KILLED));
+            awaitRecovered(() -> services.get(KILLED).output().contains("cannot reach the service"),
+                    "the restarted service found the peer unreachable");
+            assertThat(agent(KILLED).state().sysLocation()).as("still in doubt").isEqualTo("hall D");
+        } finally {
+            services.get(PEER).signal("CONT");
+        }
+
+        awaitRecovered(() -> services.get(KILLED).output().contains("was backed out"),
+                "the restarted service reached the peer again and learned the backout");
+        assertThat(agent(KILLED).state().sysLocation()).isEqualTo(oldLocation);
+        assertThat(journal(KILLED)).as("nothing is left unfinished").doesNotExist();
+    }
+
+    /**
      * Runs the change across both services with the peer's switch slow, kills the first service
      * once it journaled its yes vote (and the vote had time to leave), and returns what the call
      * ended with: its result, or the exception it failed with.

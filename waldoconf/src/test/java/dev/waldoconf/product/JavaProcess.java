@@ -79,6 +79,14 @@ final class JavaProcess implements AutoCloseable {
         process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
     }
 
+    /** Sends a signal ({@code STOP} freezes the process, {@code CONT} lets it go on). */
+    void signal(String name) throws IOException, InterruptedException {
+        int exit = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+        if (exit != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " exited with " + exit);
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         kill();
