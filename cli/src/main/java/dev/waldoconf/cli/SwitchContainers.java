@@ -29,6 +29,8 @@ final class SwitchContainers {
     static final String IMAGE_NAME = "waldoconf-lab-switch";
     /** Label on every container of a lab: the lab directory's absolute path. */
     static final String DIR_LABEL = "dev.waldoconf.lab.dir";
+    /** Marks the switch images this command builds, so that older ones can be found and removed. */
+    static final String IMAGE_LABEL = "dev.waldoconf.lab.image=switch";
     /** Label on every container of a lab: the switch it runs. */
     static final String SWITCH_LABEL = "dev.waldoconf.lab.switch";
     /** How long an image build may take (jlink and copying the runtime). */
@@ -69,12 +71,40 @@ final class SwitchContainers {
         Path context = Files.createTempDirectory("waldoconf-lab-image");
         try {
             ImageContext.prepare(ImageContext.switchClassPath(), context.resolve("ctx"));
-            docker.run(BUILD_TIMEOUT_MS, "build", "-q", "--label", "dev.waldoconf.lab.image=switch", "-t", tag,
+            docker.run(BUILD_TIMEOUT_MS, "build", "-q", "--label", IMAGE_LABEL, "-t", tag,
                     context.resolve("ctx").toString());
         } finally {
             deleteTree(context);
         }
+        removeOlderImages(tag, progress);
         return tag;
+    }
+
+    /**
+     * Removes the switch images of earlier waldoconf builds (each build has its own tag), so they do
+     * not pile up. One that a container still uses stays. Housekeeping only: a failure here never
+     * stops the lab.
+     */
+    private void removeOlderImages(String current, PrintWriter progress) {
+        List<String> older;
+        try {
+            older = docker.run("image", "ls", "--filter", "label=" + IMAGE_LABEL, "--format",
+                    "{{.Repository}}:{{.Tag}}").lines().filter(image -> !image.equals(current)).toList();
+        } catch (IOException e) {
+            return;
+        }
+        int removed = 0;
+        for (String image : older) {
+            try {
+                docker.run("image", "rm", image);
+                removed++;
+            } catch (IOException inUse) {
+                // A container of another lab still runs it: it goes with a later build.
+            }
+        }
+        if (removed > 0) {
+            progress.println("Removed " + removed + " lab switch image(s) of earlier waldoconf builds.");
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.waldoconf.lab.Prerequisite;
 import dev.waldoconf.lab.snmp.Oids;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -34,12 +35,20 @@ class LabContainersIT {
         requireDocker(docker);
         String image = SwitchContainers.imageTag();
         boolean imageWasThere = exists(docker, image);
+        String olderBuild = SwitchContainers.IMAGE_NAME + ":older-build";
+        if (!imageWasThere) {
+            buildStandIn(docker, olderBuild);  // the image of an earlier waldoconf build
+        }
         Path labDir = dir.resolve("lab");
         CliContext context = withOperatorState(CliContext.system(), dir.resolve("operator"));
         try {
             CliHarness.Result up = run(context, "lab", "up", "--containers", "--switches", "2", "--dir",
                     labDir.toString());
             assertThat(up.exitCode()).as(up.err()).isZero();
+            if (!imageWasThere) {
+                assertThat(exists(docker, olderBuild)).as("an earlier build's image is removed with a new build")
+                        .isFalse();
+            }
             assertThat(up.out()).contains("Started a lab of 2 switches in containers in " + labDir)
                     .contains("  lab-2  snmp 127.0.0.1:").contains("answering, VLANs [1]")
                     .contains("  container waldoconf-");
@@ -70,8 +79,18 @@ class LabContainersIT {
             run(context, "lab", "down", "--dir", labDir.toString());
             if (!imageWasThere) {
                 docker.run("image", "rm", "-f", image);
+                if (exists(docker, olderBuild)) {
+                    docker.run("image", "rm", "-f", olderBuild);
+                }
             }
         }
+    }
+
+    /** A tiny image labelled like the lab's switch images, standing in for one of an earlier build. */
+    private void buildStandIn(Docker docker, String tag) throws IOException {
+        Path context = Files.createDirectories(dir.resolve("stand-in"));
+        Files.writeString(context.resolve("Dockerfile"), "FROM scratch\nCOPY Dockerfile /\n");
+        docker.run("build", "-q", "--label", SwitchContainers.IMAGE_LABEL, "-t", tag, context.toString());
     }
 
     /**
