@@ -31,6 +31,7 @@ public final class EngineProvider implements ChangeEngineProvider {
 
     @Override
     public ChangeEngine create(EngineOptions options) {
-        return new WaldoConfEngine(new SnmpDeviceFactory(System.getenv()), operatorState, Clock.systemUTC(), options);
+        return new WaldoConfEngine(new SnmpDeviceFactory(System.getenv()), options.operatorState().orElse(operatorState),
+                Clock.systemUTC(), options);
     }
 }

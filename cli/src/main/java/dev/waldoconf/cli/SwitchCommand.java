@@ -8,13 +8,14 @@ import dev.waldoconf.config.Plan;
 import dev.waldoconf.config.PlanLoader;
 import dev.waldoconf.config.PlanResolver;
 import dev.waldoconf.config.ResolvedPlan;
-import dev.waldoconf.model.SwitchState;
-import java.util.Map;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.model.SwitchState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -120,10 +121,16 @@ abstract class SwitchCommand implements Callable<Integer> {
     /**
      * The change engine with TLS as {@code --insecure} says, or a failure saying it is not in this
      * build, or that the local lab (when its inventory is used) runs its services the other way.
+     * With the local lab, the operator's TLS state (the service certificates it pinned) lives in the
+     * lab's directory: a lab made afresh has new certificates under the same service names.
      */
     protected ChangeEngine engine() throws CommandFailure, IOException {
         checkLabAgreesOnTls();
-        return context.engines().apply(network.engineOptions()).orElseThrow(() -> new CommandFailure(
+        EngineOptions options = network.engineOptions();
+        if (inventoryOptions.inventory == null) {
+            options = options.withOperatorState(inventoryOptions.labDir.resolve("operator"));
+        }
+        return context.engines().apply(options).orElseThrow(() -> new CommandFailure(
                 ExitCodes.UNAVAILABLE, "this waldoconf has no change engine (dev.waldoconf.service) built in yet,"
                         + " so it cannot '" + spec.name() + "'; 'waldoconf plan' works without it"));
     }

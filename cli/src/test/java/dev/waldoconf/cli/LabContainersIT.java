@@ -12,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +39,7 @@ class LabContainersIT {
             buildStandIn(docker, olderBuild);  // the image of an earlier waldoconf build
         }
         Path labDir = dir.resolve("lab");
-        CliContext context = withOperatorState(CliContext.system(), dir.resolve("operator"));
+        CliContext context = CliContext.system();
         try {
             CliHarness.Result up = run(context, "lab", "up", "--containers", "--switches", "2", "--dir",
                     labDir.toString());
@@ -91,15 +90,6 @@ class LabContainersIT {
         Path context = Files.createDirectories(dir.resolve("stand-in"));
         Files.writeString(context.resolve("Dockerfile"), "FROM scratch\nCOPY Dockerfile /\n");
         docker.run("build", "-q", "--label", SwitchContainers.IMAGE_LABEL, "-t", tag, context.toString());
-    }
-
-    /**
-     * The system context, but the operator's TLS state in {@code operatorState}: the services of a lab
-     * in a fresh folder have fresh certificates, which the operator state of an earlier run would refuse.
-     */
-    private static CliContext withOperatorState(CliContext system, Path operatorState) {
-        return new CliContext(options -> Optional.of(new EngineProvider(operatorState).create(options)),
-                system.devices(), system.environment(), system.terminal(), system.labs());
     }
 
     private static void requireDocker(Docker docker) {

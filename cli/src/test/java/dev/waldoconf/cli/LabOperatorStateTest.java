@@ -1,0 +1,49 @@
+package dev.waldoconf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator pins each service's certificate by the service's name. Two labs (or one lab made
+ * afresh) have services of the same names with different certificates, so the operator keeps its
+ * pins per lab, in the lab's directory, and a change on one lab never trips over the other's.
+ */
+@Timeout(180)
+class LabOperatorStateTest {
+    private static final String PLAN = Path.of("..", "configs", "vlan.yaml").toString();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSecondLabWithTheSameSwitchNamesTakesChangesToo() {
+        CliContext context = context();
+        for (String lab : new String[] {"first", "second"}) {
+            Path labDir = dir.resolve(lab);
+            try {
+                CliHarness.Result up = CliHarness.run(context, "lab", "up", "--switches", "1", "--dir",
+                        labDir.toString());
+                assertThat(up.exitCode()).as(up.err()).isZero();
+                CliHarness.Result apply = CliHarness.run(context, "apply", PLAN, "--lab-dir", labDir.toString(),
+                        "--yes");
+                assertThat(apply.exitCode()).as(lab + " lab: " + apply.out() + apply.err()).isZero();
+                assertThat(labDir.resolve("operator").resolve("known-peers")).as("the lab's own pins").exists();
+            } finally {
+                CliHarness.run(context, "lab", "down", "--dir", labDir.toString());
+            }
+        }
+    }
+
+    /** The real engine (its default operator state in the test folder), SNMP devices, the real lab launcher. */
+    private CliContext context() {
+        Map<String, String> environment = Map.of();
+        return new CliContext(options -> Optional.of(new EngineProvider(dir.resolve("operator")).create(options)),
+                new SnmpDeviceFactory(environment), environment, Terminal.system(), LabLauncher.process());
+    }
+}
