@@ -99,8 +99,10 @@ public final class PeerProcess {
                 }
                 case "release", "release-no" -> {
                     refuseAfterPause = words[0].equals("release-no");
-                    pausedPrepare.countDown();
+                    // Answered before the prepare goes on, so that @RELEASED always comes before
+                    // what the released prepare prints (@VOTED-NO, or a transaction's @OK).
                     answer("RELEASED");
+                    pausedPrepare.countDown();
                 }
                 case "pause-echo" -> {
                     endpoint.beforeEcho = PeerProcess::hang;
