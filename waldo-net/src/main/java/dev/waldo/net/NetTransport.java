@@ -39,8 +39,11 @@ public final class NetTransport implements Transport {
     private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
     /** The run of each peer last linked, to tell a restarted peer from a reconnected one. */
     private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
-    /** Peers this host dialed, by host number: dialed again after their link goes down. */
-    private final Map<Integer, InetSocketAddress> dialed = new ConcurrentHashMap<>();
+    /**
+     * Peers this host dialed, by host number: dialed again after their link goes down, at the
+     * address {@link HostNumbers#locate} keeps for them.
+     */
+    private final Set<Integer> dialed = ConcurrentHashMap.newKeySet();
     /** Hosts being dialed on demand by {@link #reach}. */
     private final Set<Integer> reaching = ConcurrentHashMap.newKeySet();
     private final LinkListener linkEvents;
@@ -83,15 +86,15 @@ public final class NetTransport implements Transport {
     public CompletableFuture<String> connect(InetSocketAddress address) {
         // One link per host: a second connection would replace the first and fail
         // the calls in flight on it, so an address already linked is reused.
-        for (Map.Entry<Integer, InetSocketAddress> known : dialed.entrySet()) {
-            PeerLink link = links.get(known.getKey());
-            if (known.getValue().equals(address) && link != null && link.isActive()) {
+        for (int known : dialed) {
+            PeerLink link = links.get(known);
+            if (address.equals(hosts.address(known)) && link != null && link.isActive()) {
                 return CompletableFuture.completedFuture(link.hostId());
             }
         }
         return node.connect(address).thenApply(link -> {
-            dialed.put(HostNumbers.of(link.hostId()), address);
             hosts.locate(link.hostId(), address);
+            dialed.add(HostNumbers.of(link.hostId()));
             return link.hostId();
         });
     }
@@ -230,7 +233,7 @@ public final class NetTransport implements Transport {
     }
 
     private void redial(int host) {
-        InetSocketAddress address = dialed.get(host);
+        InetSocketAddress address = dialed.contains(host) ? hosts.address(host) : null;
         if (address == null || closed) {
             return;
         }

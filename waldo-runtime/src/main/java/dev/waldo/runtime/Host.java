@@ -200,7 +200,7 @@ public final class Host implements AutoCloseable {
      *     or no id names its coordinator
      */
     public CompletableFuture<Boolean> recoverInDoubt(String transactionId, Collection<String> peerHostIds) {
-        TxnId txn = parseTxnId(transactionId);
+        TxnId txn = TxnId.parse(transactionId);
         Set<Integer> peers = new TreeSet<>();
         for (String peer : peerHostIds) {
             int number = transport.learnHost(peer);
@@ -216,41 +216,25 @@ public final class Host implements AutoCloseable {
                     + ": its coordinator, host number " + txn.host() + ", is not among " + peerHostIds
                     + "; pass the host ids BoundTransaction.peers() gave for it");
         }
-        CompletableFuture<Boolean> outcome = new CompletableFuture<>();
-        inCore(() -> {
-            CompletableFuture<Boolean> earlier = recovering.putIfAbsent(txn, outcome);
+        return inCore(() -> {
+            CompletableFuture<Boolean> earlier = recovering.get(txn);
             if (earlier != null) {
-                // Asked twice (a second binding journaled it too): both learn the one outcome.
-                earlier.whenComplete((committed, error) -> {
-                    if (error != null) {
-                        outcome.completeExceptionally(error);
-                    } else {
-                        outcome.complete(committed);
-                    }
-                });
-            } else if (!core.recover(txn, peers)) {
+                return earlier;  // asked twice (a second binding journaled it too): both learn the one outcome
+            }
+            CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+            recovering.put(txn, outcome);  // before recover(), whose decision may settle it at once
+            if (!core.recover(txn, peers)) {
                 recovering.remove(txn);
                 outcome.completeExceptionally(new IllegalStateException("transaction " + transactionId
                         + " is live on host " + id + " in this run; it is not a journaled one to recover"));
             }
+            return outcome;
         });
-        return outcome;
     }
 
     private boolean knowsHost(int number) {
         String hostId = transport.hostId(number);
         return hostId != null && transport.hostNumber(hostId) == number;
-    }
-
-    private static TxnId parseTxnId(String transactionId) {
-        int dot = transactionId.indexOf('.');
-        try {
-            return new TxnId(Integer.parseInt(transactionId.substring(0, dot)),
-                    Long.parseLong(transactionId.substring(dot + 1)));
-        } catch (RuntimeException malformed) {
-            throw new IllegalArgumentException("transaction id '" + transactionId
-                    + "' is not of the form host.serial (as BoundTransaction.id() gives it)", malformed);
-        }
     }
 
     /**

@@ -688,10 +688,7 @@ public final class HostCore {
         if (record.state == State.ACTIVE) {
             record.state = State.PREPARING;
             record.coordinator = from;
-            Set<Integer> peers = new TreeSet<>(prepare.participants());
-            peers.remove(host);
-            peers.remove(from);
-            record.peers = Collections.unmodifiableSet(peers);
+            record.peers = peersOf(prepare.participants(), from);
             decisions.add(new Decision.PrepareLocal(txn));
         }
     }
@@ -831,10 +828,7 @@ public final class HostCore {
         record.state = State.PREPARED;
         record.localVote = Verdict.YES;
         record.coordinator = txn.host();
-        Set<Integer> others = new TreeSet<>(peers);
-        others.remove(host);
-        others.remove(txn.host());
-        record.peers = Collections.unmodifiableSet(others);
+        record.peers = peersOf(peers, txn.host());
         record.inDoubt = true;
         txns.put(txn, record);
         queryAll(record);
@@ -1014,6 +1008,14 @@ public final class HostCore {
             return new Message.Prepare(root.attempt, root.participants);
         }
         return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
+    }
+
+    /** The participants other than this host and the coordinator: whom a participant in doubt asks. */
+    private Set<Integer> peersOf(Set<Integer> participants, int coordinator) {
+        Set<Integer> peers = new TreeSet<>(participants);
+        peers.remove(host);
+        peers.remove(coordinator);
+        return Collections.unmodifiableSet(peers);
     }
 
     /**

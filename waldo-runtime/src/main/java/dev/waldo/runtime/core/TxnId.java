@@ -14,4 +14,19 @@ public record TxnId(int host, long serial) {
     public String toString() {
         return host + "." + serial;
     }
+
+    /**
+     * The attempt id that {@link #toString()} wrote, as bindings journal it.
+     *
+     * @throws IllegalArgumentException if {@code text} is not of the form "host.serial"
+     */
+    public static TxnId parse(String text) {
+        int dot = text.indexOf('.');
+        try {
+            return new TxnId(Integer.parseInt(text.substring(0, dot)), Long.parseLong(text.substring(dot + 1)));
+        } catch (RuntimeException malformed) {
+            throw new IllegalArgumentException("transaction id '" + text
+                    + "' is not of the form host.serial (as BoundTransaction.id() gives it)", malformed);
+        }
+    }
 }
