@@ -13,12 +13,9 @@ import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomProgramException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -80,7 +77,7 @@ final class CallCommand extends SwitchCommand {
         List<Object> values = values(program, kind, function);
         List<SwitchEntry> chosen = chosen(inventory(false));
         checkLabAgreesOnTls();
-        try (CustomCall call = CustomCall.connect(program.load(), addresses(chosen),
+        try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(chosen),
                 net())) {
             Object result = call.call(kind, function, values);
             out().println("Committed on " + call.names().size() + " switch(es): " + String.join(", ", call.names())
@@ -140,9 +137,4 @@ final class CallCommand extends SwitchCommand {
         return chosen;
     }
 
-    private static Map<String, InetSocketAddress> addresses(List<SwitchEntry> entries) {
-        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        entries.forEach(e -> addresses.put(e.name(), new InetSocketAddress(e.service().host(), e.service().port())));
-        return addresses;
-    }
 }

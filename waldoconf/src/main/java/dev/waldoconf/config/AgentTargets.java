@@ -37,7 +37,7 @@ public final class AgentTargets {
             throw new IllegalArgumentException(entry.name() + ": credentials '" + credentials.name() + "': "
                     + e.getMessage(), e);
         }
-        InetSocketAddress address = new InetSocketAddress(entry.snmp().host(), entry.snmp().port());
+        InetSocketAddress address = entry.snmp().resolve();
         if (address.isUnresolved()) {
             throw new IllegalArgumentException(entry.name() + ": cannot resolve SNMP host '" + entry.snmp().host()
                     + "'; check the inventory");

@@ -42,9 +42,12 @@ public record HostPort(String host, int port) {
         return new HostPort(host, port);
     }
 
-    /** An unresolved socket address for connecting. */
-    public InetSocketAddress toSocketAddress() {
-        return InetSocketAddress.createUnresolved(host, port);
+    /**
+     * The socket address, with the host name resolved now; a name that does not resolve gives an
+     * unresolved address, which fails when something connects to it.
+     */
+    public InetSocketAddress resolve() {
+        return new InetSocketAddress(host, port);
     }
 
     @Override

@@ -1,5 +1,9 @@
 package dev.waldoconf.config;
 
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -14,4 +18,10 @@ import java.util.OptionalInt;
  */
 public record SwitchEntry(String name, HostPort service, HostPort snmp, SnmpVersion version, String credentials,
                           OptionalInt portCount) {
+    /** Where each of {@code switches} has its service, resolved, by switch name, in their order. */
+    public static Map<String, InetSocketAddress> serviceAddresses(List<SwitchEntry> switches) {
+        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
+        switches.forEach(entry -> addresses.put(entry.name(), entry.service().resolve()));
+        return addresses;
+    }
 }

@@ -79,9 +79,9 @@ public final class CustomServer implements RunningService {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         }
         try {
-            return start(entry.name(), program, agent, serviceAddress(entry), net,
+            return start(entry.name(), program, agent, entry.service().resolve(), net,
                     inventory.switches().stream().filter(other -> !other.name().equals(entry.name()))
-                            .map(CustomServer::serviceAddress).toList());
+                            .map(other -> other.service().resolve()).toList());
         } catch (CustomProgramException e) {
             agent.close();
             throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
@@ -97,10 +97,6 @@ public final class CustomServer implements RunningService {
             throw new EngineException(EngineException.Kind.REFUSED, entry.name() + ": the service's onCreate"
                     + " could not set the agent: " + e.getMessage(), e);
         }
-    }
-
-    private static InetSocketAddress serviceAddress(SwitchEntry entry) {
-        return new InetSocketAddress(entry.service().host(), entry.service().port());
     }
 
     /**

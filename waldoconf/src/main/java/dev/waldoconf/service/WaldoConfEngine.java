@@ -22,13 +22,11 @@ import dev.waldoconf.engine.StatusReport;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.VlanDiff;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,7 +67,7 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     private OperatorSession connect(List<SwitchEntry> switches) throws EngineException {
         try {
-            return OperatorSession.connect(addresses(switches), operatorNet(), clock);
+            return OperatorSession.connect(SwitchEntry.serviceAddresses(switches), operatorNet(), clock);
         } catch (NetworkException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         }
@@ -77,17 +75,6 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     private NetConfig operatorNet() {
         return secured(NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorState));
-    }
-
-    private static Map<String, InetSocketAddress> addresses(List<SwitchEntry> switches) {
-        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        switches.forEach(entry -> addresses.put(entry.name(), resolved(entry.service())));
-        return addresses;
-    }
-
-    /** The inventory keeps addresses unresolved; sockets need them resolved (a name is looked up here). */
-    private static InetSocketAddress resolved(dev.waldoconf.config.HostPort address) {
-        return new InetSocketAddress(address.host(), address.port());
     }
 
     @Override
@@ -211,7 +198,7 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     @Override
     public StatusReport status(Inventory inventory) throws EngineException {
-        try (OperatorSession session = OperatorSession.connectReachable(addresses(inventory.switches()),
+        try (OperatorSession session = OperatorSession.connectReachable(SwitchEntry.serviceAddresses(inventory.switches()),
                 operatorNet(), clock)) {
             List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
             Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
@@ -254,7 +241,7 @@ public final class WaldoConfEngine implements ChangeEngine {
         }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
-            return SwitchServer.start(entry.name(), device, resolved(entry.service()),
+            return SwitchServer.start(entry.name(), device, entry.service().resolve(),
                     spec.stateDir(), secured(SwitchServer.defaultNet(entry.name(), spec.stateDir())), clock);
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
