@@ -39,6 +39,17 @@ class MultiProcessTest {
         return port;
     }
 
+    /**
+     * Starts a bump of 5 and holds it between prepare and commit: the server (the participant)
+     * voted yes, and the client (the coordinator) is paused in its own prepare until "release".
+     */
+    private void bumpUntilBothPrepared() throws InterruptedException {
+        client.ask("pause-prepare", "PAUSING");
+        client.send("bump 5");
+        client.expect("PREPARED-PAUSE");
+        server.expect("VOTED");
+    }
+
     private void closeAll() throws InterruptedException {
         for (PeerProcessHandle handle : new PeerProcessHandle[] {server, client}) {
             if (handle != null) {
@@ -66,10 +77,7 @@ class MultiProcessTest {
     void killingTheParticipantAfterItVotedYesLeavesTheCoordinatorAllOrNothing() throws Exception {
         try {
             startPair(true);
-            client.ask("pause-prepare", "PAUSING");
-            client.send("bump 5");
-            client.expect("PREPARED-PAUSE");
-            server.expect("VOTED");
+            bumpUntilBothPrepared();
             server.kill();
             client.ask("release", "RELEASED");
             // If the participant's yes vote left before it died, every vote is yes and the
@@ -91,10 +99,7 @@ class MultiProcessTest {
     void killingTheCoordinatorBetweenPrepareAndCommitNeverCommitsTheParticipantAlone() throws Exception {
         try {
             startPair(false);
-            client.ask("pause-prepare", "PAUSING");
-            client.send("bump 5");
-            client.expect("PREPARED-PAUSE");
-            server.expect("VOTED");
+            bumpUntilBothPrepared();
             client.kill();
             // The participant voted yes and lost its coordinator: it must neither commit
             // nor abort on its own. It keeps the attempt prepared (1 live attempt) and its
@@ -111,10 +116,7 @@ class MultiProcessTest {
     void decisionReachesAParticipantThatWasUnreachableAndCameBack() throws Exception {
         try {
             startPair(false);
-            client.ask("pause-prepare", "PAUSING");
-            client.send("bump 5");
-            client.expect("PREPARED-PAUSE");
-            server.expect("VOTED");
+            bumpUntilBothPrepared();
             // The participant voted yes; now the link to its coordinator goes down before the
             // decision. If the vote made it across, the coordinator decides commit; if not, it
             // backs the attempt out (and retries). Either decision is owed to the participant.
@@ -142,10 +144,7 @@ class MultiProcessTest {
     void aRestartedParticipantGetsAWorkingLinkNotTheOldRunsDecisions() throws Exception {
         try {
             String port = startPair(false);
-            client.ask("pause-prepare", "PAUSING");
-            client.send("bump 5");
-            client.expect("PREPARED-PAUSE");
-            server.expect("VOTED");
+            bumpUntilBothPrepared();
             Thread.sleep(1_000);  // the yes vote crosses loopback long before this
             server.kill();
             client.ask("release", "RELEASED");
