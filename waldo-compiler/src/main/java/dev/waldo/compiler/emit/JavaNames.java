@@ -22,6 +22,8 @@ final class JavaNames {
             "host", "kind", "ref", "id", "partner", "create", "transact", "dispatch", "runStep",
             "committedValue", "committed", "mapVar", "getClass", "hashCode", "equals", "toString", "clone",
             "finalize", "notify", "notifyAll", "wait",
+            // The list of a class's Variable constants, which host code finds by this name.
+            "VARIABLES",
             // Classes the emitted code names without qualification.
             "Ctx", "Host", "Values", "Builtins", "Dispatch", "WList", "WMap", "SequenceFrame",
             "Object", "String", "Double", "Boolean", "Math");
@@ -48,9 +50,10 @@ final class JavaNames {
     /**
      * {@code name}, with '_' appended until no member in {@code taken} has it; adds the result to
      * {@code taken}. Keeps constants apart from fields whose Waldo names differ only in case.
+     * Constants are upper case, so none is a Java keyword.
      */
     static String unique(String name, Set<String> taken) {
-        String candidate = RESERVED.contains(name) ? name + "_" : name;
+        String candidate = name;
         while (!taken.add(candidate)) {
             candidate += "_";
         }

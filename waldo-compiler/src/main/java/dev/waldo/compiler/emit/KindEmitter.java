@@ -33,20 +33,19 @@ final class KindEmitter {
     private final JavaWriter out = new JavaWriter();
     /** The constant that holds each variable's handle, by Waldo name. */
     private final Map<String, String> handles = new LinkedHashMap<>();
-    /** The constant that lists every handle. */
-    private final String handleList;
+    /** The constant that lists every handle; always this name, so reflective host code finds it. */
+    private static final String HANDLE_LIST = "VARIABLES";
 
     KindEmitter(CheckedProgram program, KindInfo kind, String sourceName) {
         this.program = program;
         this.kind = kind;
         this.className = JavaNames.ofClass(kind.name());
         this.sourceName = sourceName;
-        Set<String> taken = new HashSet<>();
+        Set<String> taken = new HashSet<>(Set.of(HANDLE_LIST));  // JavaNames.of never gives it to a field
         kind.variables().keySet().forEach(name -> taken.add(JavaNames.of(name)));
         for (String name : kind.variables().keySet()) {
             handles.put(name, JavaNames.unique(JavaNames.constant(name), taken));
         }
-        this.handleList = JavaNames.unique("VARIABLES", taken);
     }
 
     /** The class body, without package and imports. */
@@ -92,7 +91,7 @@ final class KindEmitter {
                     annotations(variable.decl().annotations()));
         }
         out.javadoc("Every variable of " + kind.name() + ", in declaration order.");
-        out.line("public static final java.util.List<Variable<?>> %s = java.util.List.of(%s);", handleList,
+        out.line("public static final java.util.List<Variable<?>> %s = java.util.List.of(%s);", HANDLE_LIST,
                 String.join(", ", handles.values()));
         out.blank();
     }
