@@ -58,7 +58,10 @@ public abstract class WaldoObject {
         return objectId;
     }
 
-    /** Declares a variable that is locked as a whole; {@code initial} gives its default value. */
+    /**
+     * Declares a variable that is locked as a whole; {@code initial} gives its default value.
+     * Generated code declares through the variable's handle ({@link #var(Variable, Supplier)}).
+     */
     protected final <T> TVar<T> var(String name, Supplier<T> initial, Annotation... annotations) {
         return declare(new TVar<>(this, name, initial.get(), annotations));
     }
@@ -117,7 +120,11 @@ public abstract class WaldoObject {
      * @throws IllegalArgumentException if {@code variable} belongs to another class
      */
     public final <T> T committed(Variable<T> variable) {
-        return variable.cast(variables.get(own(variable).name()).committedCopy());
+        Cell cell = variables.get(own(variable).name());
+        if (cell == null) {
+            throw new IllegalStateException(variable + " is not declared yet: read it after the constructor ran");
+        }
+        return variable.cast(cell.committedCopy());
     }
 
     private <T> Variable<T> own(Variable<T> variable) {
