@@ -5,7 +5,6 @@ import dev.waldo.compiler.check.Symbol.DataRole;
 import dev.waldo.compiler.check.Symbol.FunctionSym;
 import dev.waldo.compiler.check.Symbol.MemberVar;
 import dev.waldo.compiler.check.Symbol.SequenceData;
-import dev.waldo.compiler.check.Symbol.Variable;
 import dev.waldo.compiler.diag.Diagnostics;
 import dev.waldo.compiler.diag.Span;
 import dev.waldo.compiler.syntax.Decl;
