@@ -3,7 +3,10 @@ import dev.waldo.runtime.InMemoryNetwork;
 import waldo.generated.Client;
 import waldo.generated.Server;
 
-/** Host code for greeter.wld: two hosts, a connected pair, Public functions as Java methods. */
+/**
+ * Host code for greeter.wld: two hosts, a connected pair, Public functions as Java methods, and
+ * a variable read through its generated constant ({@code Server.GUESTS}), typed.
+ */
 public final class GreeterHost {
     public static void main(String[] args) {
         try (InMemoryNetwork network = new InMemoryNetwork();
@@ -12,7 +15,7 @@ public final class GreeterHost {
             Host.Connection<Client, Server> pair = alice.connect(Client::create, bob, Server::create);
             System.out.println(pair.local().greet("Ada"));
             System.out.println(pair.local().greet("Grace"));
-            System.out.println("server guests: " + pair.remote().committedValue("guests"));
+            System.out.println("server guests: " + pair.remote().committed(Server.GUESTS));
         }
     }
 }

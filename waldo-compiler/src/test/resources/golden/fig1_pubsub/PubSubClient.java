@@ -7,11 +7,16 @@ import dev.waldo.runtime.lang.*;
 /** Endpoint PubSubClient, compiled by waldoc from fig1_pubsub.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class PubSubClient extends WaldoEndpoint {
+    /** Variable {@code publications} (List(element: Text)). */
+    public static final Variable<WList<String>> PUBLICATIONS = Variable.of(PubSubClient.class, "publications", WList.class);
+    /** Every variable of PubSubClient, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of(PUBLICATIONS);
+
     private final TVar<WList<String>> publications;
 
     private PubSubClient(Host host) {
         super(host, "PubSubClient");
-        this.publications = var("publications", () -> new WList<String>());
+        this.publications = var(PUBLICATIONS, () -> new WList<String>());
     }
 
     /** Creates a PubSubClient on {@code host} and runs its initializers and onCreate as its first transaction. */

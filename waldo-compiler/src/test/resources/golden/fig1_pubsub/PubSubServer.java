@@ -7,6 +7,9 @@ import dev.waldo.runtime.lang.*;
 /** Endpoint PubSubServer, compiled by waldoc from fig1_pubsub.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class PubSubServer extends WaldoEndpoint {
+    /** Every variable of PubSubServer, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of();
+
     private PubSubServer(Host host) {
         super(host, "PubSubServer");
     }

@@ -7,11 +7,16 @@ import dev.waldo.runtime.lang.*;
 /** Service Publisher, compiled by waldoc from fig1_pubsub.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class Publisher extends WaldoService {
+    /** Variable {@code subscribers} (List(element: Endpoint)). */
+    public static final Variable<WList<EndpointRef>> SUBSCRIBERS = Variable.of(Publisher.class, "subscribers", WList.class);
+    /** Every variable of Publisher, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of(SUBSCRIBERS);
+
     private final TVar<WList<EndpointRef>> subscribers;
 
     private Publisher(Host host) {
         super(host, "Publisher");
-        this.subscribers = var("subscribers", () -> new WList<EndpointRef>());
+        this.subscribers = var(SUBSCRIBERS, () -> new WList<EndpointRef>());
     }
 
     /** Creates a Publisher on {@code host} and runs its initializers and onCreate as its first transaction. */

@@ -7,11 +7,16 @@ import dev.waldo.runtime.lang.*;
 /** Service LogService, compiled by waldoc from fig2_replicated_log.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class LogService extends WaldoService {
+    /** Variable {@code replicas} (List(element: Endpoint)). */
+    public static final Variable<WList<EndpointRef>> REPLICAS = Variable.of(LogService.class, "replicas", WList.class);
+    /** Every variable of LogService, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of(REPLICAS);
+
     private final TVar<WList<EndpointRef>> replicas;
 
     private LogService(Host host) {
         super(host, "LogService");
-        this.replicas = var("replicas", () -> new WList<EndpointRef>());
+        this.replicas = var(REPLICAS, () -> new WList<EndpointRef>());
     }
 
     /** Creates a LogService on {@code host} and runs its initializers and onCreate as its first transaction. */

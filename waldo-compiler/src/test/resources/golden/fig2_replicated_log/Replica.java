@@ -7,11 +7,16 @@ import dev.waldo.runtime.lang.*;
 /** Endpoint Replica, compiled by waldoc from fig2_replicated_log.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class Replica extends WaldoEndpoint {
+    /** Variable {@code entries} (List(element: Text)). */
+    public static final Variable<WList<String>> ENTRIES = Variable.of(Replica.class, "entries", WList.class);
+    /** Every variable of Replica, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of(ENTRIES);
+
     private final TVar<WList<String>> entries;
 
     private Replica(Host host) {
         super(host, "Replica");
-        this.entries = var("entries", () -> new WList<String>());
+        this.entries = var(ENTRIES, () -> new WList<String>());
     }
 
     /** Creates a Replica on {@code host} and runs its initializers and onCreate as its first transaction. */

@@ -7,13 +7,20 @@ import dev.waldo.runtime.lang.*;
 /** Endpoint Client, compiled by waldoc from fig3_negotiation.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class Client extends WaldoEndpoint {
+    /** Variable {@code supported_ciphers} (List(element: Text)). */
+    public static final Variable<WList<String>> SUPPORTED_CIPHERS = Variable.of(Client.class, "supported_ciphers", WList.class);
+    /** Variable {@code cipher} (Text). */
+    public static final Variable<String> CIPHER = Variable.of(Client.class, "cipher", String.class);
+    /** Every variable of Client, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of(SUPPORTED_CIPHERS, CIPHER);
+
     private final TVar<WList<String>> supported_ciphers;
     private final TVar<String> cipher;
 
     private Client(Host host) {
         super(host, "Client");
-        this.supported_ciphers = var("supported_ciphers", () -> new WList<String>());
-        this.cipher = var("cipher", () -> "");
+        this.supported_ciphers = var(SUPPORTED_CIPHERS, () -> new WList<String>());
+        this.cipher = var(CIPHER, () -> "");
     }
 
     /** Creates a Client on {@code host} and runs its initializers and onCreate as its first transaction. */

@@ -7,13 +7,20 @@ import dev.waldo.runtime.lang.*;
 /** Endpoint Server, compiled by waldoc from fig3_negotiation.wld. */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class Server extends WaldoEndpoint {
+    /** Variable {@code supported_ciphers} (List(element: Text)). */
+    public static final Variable<WList<String>> SUPPORTED_CIPHERS = Variable.of(Server.class, "supported_ciphers", WList.class);
+    /** Variable {@code cipher} (Text). */
+    public static final Variable<String> CIPHER = Variable.of(Server.class, "cipher", String.class);
+    /** Every variable of Server, in declaration order. */
+    public static final java.util.List<Variable<?>> VARIABLES = java.util.List.of(SUPPORTED_CIPHERS, CIPHER);
+
     private final TVar<WList<String>> supported_ciphers;
     private final TVar<String> cipher;
 
     private Server(Host host) {
         super(host, "Server");
-        this.supported_ciphers = var("supported_ciphers", () -> new WList<String>());
-        this.cipher = var("cipher", () -> "");
+        this.supported_ciphers = var(SUPPORTED_CIPHERS, () -> new WList<String>());
+        this.cipher = var(CIPHER, () -> "");
     }
 
     /** Creates a Server on {@code host} and runs its initializers and onCreate as its first transaction. */

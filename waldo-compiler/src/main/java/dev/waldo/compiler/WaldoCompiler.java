@@ -1,5 +1,6 @@
 package dev.waldo.compiler;
 
+import dev.waldo.compiler.check.AnnotationSpec;
 import dev.waldo.compiler.check.CheckedProgram;
 import dev.waldo.compiler.check.Frontend;
 import dev.waldo.compiler.diag.Diagnostic;
@@ -51,7 +52,16 @@ public final class WaldoCompiler {
 
     /** Compiles {@code files} as one program into {@code javaPackage}. Never throws for bad input. */
     public static Result compile(List<SourceFile> files, String javaPackage) {
-        Frontend.Result front = Frontend.parseAndCheck(files);
+        return compile(files, javaPackage, List.of());
+    }
+
+    /**
+     * Compiles {@code files} as {@link #compile(List, String)} does, holding every use of an
+     * annotation named in {@code annotationSpecs} to what it means (its arguments, their types and
+     * forms, the variables it can bind). Never throws for bad input.
+     */
+    public static Result compile(List<SourceFile> files, String javaPackage, List<AnnotationSpec> annotationSpecs) {
+        Frontend.Result front = Frontend.parseAndCheck(files, annotationSpecs);
         if (!front.ok()) {
             return new Result(null, Map.of(), front.diagnostics(), Frontend.render(front.diagnostics(), files));
         }

@@ -3,6 +3,7 @@ package dev.waldo.runtime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What one transaction changed, on one host, in the variables a
@@ -38,11 +39,34 @@ public record BoundTransaction(String id, List<Change> changes, List<String> pee
     }
 
     /**
+     * The change of {@code variable} on {@code owner}, if this transaction changed it (a binding's
+     * typed way to look at one variable, e.g. {@code change(service, VlanSwitch.VLANS)}).
+     */
+    public Optional<Change> change(WaldoObject owner, Variable<?> variable) {
+        return changes.stream().filter(c -> c.owner() == owner && variable.matches(c)).findFirst();
+    }
+
+    /** Whether this transaction changed {@code variable} on {@code owner}. */
+    public boolean changed(WaldoObject owner, Variable<?> variable) {
+        return change(owner, variable).isPresent();
+    }
+
+    /**
+     * What {@code variable} of {@code owner} holds once this transaction commits: the value it
+     * sets, or the committed value when it leaves the variable alone. A copy, like every value here.
+     */
+    public <T> T valueAfter(WaldoObject owner, Variable<T> variable) {
+        Optional<Change> change = change(owner, variable);
+        return change.isPresent() ? variable.after(change.get()) : owner.committed(variable);
+    }
+
+    /**
      * One annotated variable whose value the transaction changed. Values are
      * copies: a binding may keep them. For a Map variable both values are whole maps.
      *
      * @param owner the endpoint or service that owns the variable
-     * @param variable the variable's name in the Waldo source
+     * @param variable the variable's name in the Waldo source, for messages (code matches a change
+     *     with the generated {@link Variable} constant: {@link Variable#matches})
      * @param annotation the annotation that bound it to this binding (name and arguments)
      * @param before the last committed value
      * @param after the value the transaction will commit

@@ -1,5 +1,6 @@
 package dev.waldo.runtime;
 
+import dev.waldo.runtime.lang.WMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -57,7 +58,10 @@ public abstract class WaldoObject {
         return objectId;
     }
 
-    /** Declares a variable that is locked as a whole; {@code initial} gives its default value. */
+    /**
+     * Declares a variable that is locked as a whole; {@code initial} gives its default value.
+     * Generated code declares through the variable's handle ({@link #var(Variable, Supplier)}).
+     */
     protected final <T> TVar<T> var(String name, Supplier<T> initial, Annotation... annotations) {
         return declare(new TVar<>(this, name, initial.get(), annotations));
     }
@@ -65,6 +69,16 @@ public abstract class WaldoObject {
     /** Declares a Map variable that is locked per key; it starts empty. */
     protected final <K, V> TMap<K, V> mapVar(String name, Annotation... annotations) {
         return declare(new TMap<>(this, name, annotations));
+    }
+
+    /** Declares the variable {@code variable} describes, locked as a whole (generated code). */
+    protected final <T> TVar<T> var(Variable<T> variable, Supplier<T> initial) {
+        return var(own(variable).name(), initial, variable.annotations().toArray(Annotation[]::new));
+    }
+
+    /** Declares the Map variable {@code variable} describes, locked per key (generated code). */
+    protected final <K, V> TMap<K, V> mapVar(Variable<WMap<K, V>> variable) {
+        return mapVar(own(variable).name(), variable.annotations().toArray(Annotation[]::new));
     }
 
     private <C extends Cell> C declare(C cell) {
@@ -98,9 +112,34 @@ public abstract class WaldoObject {
     protected abstract Object dispatch(Ctx ctx, String function, Object[] args);
 
     /**
+     * Reads a variable's last committed value outside any transaction, typed:
+     * {@code service.committed(SystemGroup.LOCATION)}. For status, drift checks
+     * and bindings; lists, maps and structs are returned as copies.
+     *
+     * @param variable a constant of this object's generated class
+     * @throws IllegalArgumentException if {@code variable} belongs to another class
+     */
+    public final <T> T committed(Variable<T> variable) {
+        Cell cell = variables.get(own(variable).name());
+        if (cell == null) {
+            throw new IllegalStateException(variable + " is not declared yet: read it after the constructor ran");
+        }
+        return variable.cast(cell.committedCopy());
+    }
+
+    private <T> Variable<T> own(Variable<T> variable) {
+        if (!variable.owner().isInstance(this)) {
+            throw new IllegalArgumentException(variable + " is not a variable of " + kind + " ("
+                    + getClass().getName() + ")");
+        }
+        return variable;
+    }
+
+    /**
      * Reads a variable's last committed value outside any transaction, by
-     * its Waldo name: for tests, status and drift checks. Lists, maps and
-     * structs are returned as copies.
+     * its Waldo name. Only for hand-written objects in the runtime's own
+     * tests, which have no generated {@link Variable} constants; code that
+     * uses generated classes reads {@link #committed(Variable)}.
      *
      * @throws IllegalArgumentException if there is no such variable
      */

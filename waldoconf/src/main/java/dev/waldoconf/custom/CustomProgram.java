@@ -1,6 +1,7 @@
 package dev.waldoconf.custom;
 
 import dev.waldo.compiler.WaldoCompiler;
+import dev.waldo.compiler.check.AnnotationSpec;
 import dev.waldo.compiler.check.Frontend;
 import dev.waldo.compiler.check.KindInfo;
 import dev.waldo.compiler.check.Symbol;
@@ -8,13 +9,12 @@ import dev.waldo.compiler.check.Type;
 import dev.waldo.compiler.diag.Diagnostic;
 import dev.waldo.compiler.diag.SourceFile;
 import dev.waldo.compiler.diag.Span;
-import dev.waldo.compiler.syntax.Annotation;
 import dev.waldo.compiler.syntax.Decl;
-import dev.waldo.compiler.syntax.Expr;
 import dev.waldo.compiler.syntax.Param;
 import dev.waldo.net.StructResolver;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.Host;
+import dev.waldo.runtime.Variable;
 import dev.waldo.runtime.WaldoEndpoint;
 import dev.waldo.runtime.WaldoObject;
 import dev.waldo.runtime.lang.WStruct;
@@ -45,7 +45,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>a variable bound to the device is annotated {@code @snmp(oid: '1.3.6.1.2.1.1.6.0')} (one
  *       argument, a scalar instance OID with its trailing {@code .0}), has type Text (OCTET STRING)
- *       or Number (Integer32), and belongs to a Service;</li>
+ *       or Number (Integer32), and belongs to a Service: the compiler's checker holds every use to
+ *       {@link #SNMP};</li>
  *   <li>{@code serve} runs the one Service that has {@code @snmp} variables; a file with none or
  *       with several is refused (put each device service in its own file);</li>
  *   <li>the served Service's onCreate takes nothing, or one Text: the switch's inventory name.</li>
@@ -64,9 +65,17 @@ public final class CustomProgram {
     public static final String ANNOTATION = "snmp";
     /** The annotation's one argument: the scalar's instance OID. */
     public static final String OID_KEY = "oid";
+    /**
+     * What {@code @snmp} means in a custom service, so the compiler checks every use of it: one
+     * argument, {@code oid}, a dotted scalar instance OID; on a Text (OCTET STRING) or Number
+     * (Integer32) variable of a Service.
+     */
+    public static final AnnotationSpec SNMP = new AnnotationSpec(ANNOTATION, List.of(
+            new AnnotationSpec.Argument(OID_KEY, Type.TEXT, true, Pattern.compile("[0-9]+(\\.[0-9]+)+"),
+                    "write the scalar's instance OID dotted, with its trailing .0, e.g. '1.3.6.1.2.1.1.6.0'")),
+            List.of(Type.TEXT, Type.NUMBER), "an SNMP scalar is Text (OCTET STRING) or Number (Integer32)", true);
     /** How the shipped desk file appears in messages. */
     static final String DESK_FILE = "waldoconf:desk.wld";
-    private static final Pattern DOTTED_OID = Pattern.compile("[0-9]+(\\.[0-9]+)+");
 
     /** The device services WaldoConf ships, by the name {@code serve --service} and {@code call} accept. */
     private static final List<BuiltIn> BUILT_INS = List.of(
@@ -134,14 +143,11 @@ public final class CustomProgram {
             boolean compiledAtBuild) throws CustomProgramException {
         List<SourceFile> sources = List.of(new SourceFile(fileName, source),
                 new SourceFile(DESK_FILE, resource("desk.wld")));
-        WaldoCompiler.Result compiled = WaldoCompiler.compile(sources, javaPackage);
+        WaldoCompiler.Result compiled = WaldoCompiler.compile(sources, javaPackage, List.of(SNMP));
         if (!compiled.ok()) {
             throw new CustomProgramException(summarized(compiled.rendered(), compiled.diagnostics().size()));
         }
-        CustomProgram program = new CustomProgram(fileName, argument, sources, compiled, javaPackage,
-                compiledAtBuild);
-        program.failOn(program.annotationProblems());
-        return program;
+        return new CustomProgram(fileName, argument, sources, compiled, javaPackage, compiledAtBuild);
     }
 
     /** The names of the built-in device services, which {@link #check} accepts in place of a file. */
@@ -203,47 +209,6 @@ public final class CustomProgram {
                 : ((Decl.EndpointDecl) kind.decl()).nameSpan();
     }
 
-    /** Every {@code @snmp} annotation that breaks the rules. */
-    private List<Diagnostic> annotationProblems() {
-        List<Diagnostic> problems = new ArrayList<>();
-        for (KindInfo kind : kinds().values()) {
-            for (Symbol.MemberVar variable : kind.variables().values()) {
-                for (Annotation annotation : variable.decl().annotations()) {
-                    if (annotation.name().equals(ANNOTATION)) {
-                        annotationProblem(kind, variable, annotation).ifPresent(problems::add);
-                    }
-                }
-            }
-        }
-        return problems;
-    }
-
-    private static Optional<Diagnostic> annotationProblem(KindInfo kind, Symbol.MemberVar variable,
-            Annotation annotation) {
-        if (!kind.isService()) {
-            return problem(annotation.span(), "@snmp variables belong in a Service; " + kind.name()
-                    + " is an Endpoint");
-        }
-        if (annotation.args().size() != 1 || !annotation.args().get(0).key().equals(OID_KEY)
-                || !(annotation.args().get(0).value() instanceof Expr.TextLit text)) {
-            return problem(annotation.span(), "a custom service binds variables with exactly one argument,"
-                    + " the scalar's instance OID: @snmp(oid: '1.3.6.1.2.1.1.6.0')");
-        }
-        if (!DOTTED_OID.matcher(text.value()).matches()) {
-            return problem(annotation.args().get(0).span(), "'" + text.value() + "' is not an OID; write it"
-                    + " dotted, with the instance's trailing .0, e.g. '1.3.6.1.2.1.1.6.0'");
-        }
-        if (!variable.type().equals(Type.TEXT) && !variable.type().equals(Type.NUMBER)) {
-            return problem(variable.decl().nameSpan(), "@snmp variable '" + variable.name() + "' is "
-                    + variable.type().display() + "; an SNMP scalar is Text (OCTET STRING) or Number (Integer32)");
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<Diagnostic> problem(Span span, String message) {
-        return Optional.of(new Diagnostic(span, message));
-    }
-
     /**
      * The Service {@code serve} runs: the only one with {@code @snmp} variables, whose onCreate
      * takes nothing or the switch's name (Text).
@@ -251,8 +216,7 @@ public final class CustomProgram {
      * @throws CustomProgramException if there is none, several, or its onCreate takes other parameters
      */
     public KindInfo servedService() throws CustomProgramException {
-        List<KindInfo> bound = kinds().values().stream().filter(k -> k.isService() && !snmpVariables(k).isEmpty())
-                .toList();
+        List<KindInfo> bound = kinds().values().stream().filter(k -> k.isService() && bindsSnmp(k)).toList();
         if (bound.isEmpty()) {
             failOn(List.of(new Diagnostic(new Span(fileName, 1, 1, 0, 0), "no Service here has @snmp(oid: ...)"
                     + " variables, so 'serve' has no device service to run; declare one (see waldoconf/README.md)")));
@@ -272,18 +236,41 @@ public final class CustomProgram {
         return served;
     }
 
-    /** The variables of {@code kind} bound with {@code @snmp}, by name, with their OIDs. */
-    public static Map<String, String> snmpVariables(KindInfo kind) {
-        Map<String, String> oids = new LinkedHashMap<>();
-        for (Symbol.MemberVar variable : kind.variables().values()) {
-            for (Annotation annotation : variable.decl().annotations()) {
-                if (annotation.name().equals(ANNOTATION) && !annotation.args().isEmpty()
-                        && annotation.args().get(0).value() instanceof Expr.TextLit text) {
-                    oids.put(variable.name(), text.value());
-                }
+    /** Whether {@code kind} declares a variable annotated {@code @snmp}. */
+    private static boolean bindsSnmp(KindInfo kind) {
+        return kind.variables().values().stream().anyMatch(variable -> variable.decl().annotations().stream()
+                .anyMatch(annotation -> annotation.name().equals(ANNOTATION)));
+    }
+
+    /**
+     * The variables of Service {@code kind} bound with {@code @snmp}, as the handles its generated
+     * class declares (loading the program if needed), in declaration order. Each one's OID is
+     * {@code variable.annotation(ANNOTATION).orElseThrow().text(OID_KEY)}: the checker made sure
+     * it is there, well formed.
+     */
+    public List<Variable<?>> snmpVariables(String kind) {
+        List<Variable<?>> bound = new ArrayList<>();
+        for (Variable<?> variable : variables(kind)) {
+            if (variable.annotation(ANNOTATION).isPresent()) {
+                bound.add(variable);
             }
         }
-        return oids;
+        return bound;
+    }
+
+    /** The handles of every variable of {@code kind}: its generated class's {@code VARIABLES}. */
+    private List<Variable<?>> variables(String kind) {
+        Class<?> type = kindClass(kind);
+        try {
+            List<Variable<?>> handles = new ArrayList<>();
+            for (Object handle : (List<?>) type.getField("VARIABLES").get(null)) {
+                handles.add((Variable<?>) handle);
+            }
+            return handles;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(type.getName() + " has no public VARIABLES list; it was generated by"
+                    + " another waldoc (rebuild WaldoConf)", e);
+        }
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.waldoconf.custom;
 
 import dev.waldo.compiler.check.KindInfo;
-import dev.waldo.compiler.check.Type;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldo.runtime.Variable;
 import dev.waldo.runtime.WaldoObject;
 import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Inventory;
@@ -158,15 +158,20 @@ public final class CustomServer implements RunningService {
         return net.stateDir().resolve(JOURNAL_FILE);
     }
 
-    /** Reads every bound object once, so a wrong OID or type shows at start rather than in a change. */
+    /**
+     * Reads every bound object once, so a wrong OID or type shows at start rather than in a change.
+     * The OIDs come from the {@code @snmp(oid: ...)} arguments the generated class carries, the same
+     * ones {@link ScalarSnmpBinding} SETs.
+     */
     private static void checkObjects(CustomProgram program, KindInfo served, SnmpScalars agent)
             throws DeviceException, CustomProgramException {
-        for (Map.Entry<String, String> bound : CustomProgram.snmpVariables(served).entrySet()) {
-            ScalarValue value = agent.get(new OID(bound.getValue()));
-            boolean text = served.variables().get(bound.getKey()).type().equals(Type.TEXT);
+        for (Variable<?> bound : program.snmpVariables(served.name())) {
+            String oid = bound.annotation(CustomProgram.ANNOTATION).orElseThrow().text(CustomProgram.OID_KEY);
+            ScalarValue value = agent.get(new OID(oid));
+            boolean text = bound.type() == String.class;
             if (text != value instanceof ScalarValue.Text) {
-                throw program.problemAt(served, bound.getKey(), "'" + bound.getKey() + "' is "
-                        + (text ? "Text" : "Number") + " but the agent's " + bound.getValue() + " holds "
+                throw program.problemAt(served, bound.name(), "'" + bound.name() + "' is "
+                        + (text ? "Text" : "Number") + " but the agent's " + oid + " holds "
                         + (text ? "an Integer32 (" : "an OCTET STRING (") + value + "); declare it "
                         + (text ? "Number" : "Text"));
             }

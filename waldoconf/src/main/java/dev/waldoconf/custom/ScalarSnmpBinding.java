@@ -152,7 +152,7 @@ public final class ScalarSnmpBinding implements Binding {
         }
         List<Planned> plan = new ArrayList<>();
         for (BoundTransaction.Change change : transaction.changes()) {
-            String oid = String.valueOf(change.annotation().arguments().get(CustomProgram.OID_KEY));
+            String oid = change.annotation().text(CustomProgram.OID_KEY);  // the checker made sure it is there
             String where = "variable '" + change.variable() + "' @snmp(oid: '" + oid + "')";
             try {
                 plan.add(new Planned(new OID(oid), toScalar(change.after()), where));

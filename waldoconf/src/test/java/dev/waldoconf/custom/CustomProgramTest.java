@@ -8,10 +8,10 @@ import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
 import dev.waldo.runtime.WaldoObject;
 import dev.waldo.runtime.lang.WList;
+import dev.waldoconf.services.systemgroup.SystemGroup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,10 +31,17 @@ class CustomProgramTest {
         assertThat(program.argument()).isEqualTo("system-group");
         assertThat(program.fileName()).isEqualTo("waldoconf/services/system_group.wld");
         assertThat(program.servedService().name()).isEqualTo("SystemGroup");
-        assertThat(CustomProgram.snmpVariables(program.servedService())).containsExactly(
-                Map.entry("location", "1.3.6.1.2.1.1.6.0"), Map.entry("contact", "1.3.6.1.2.1.1.4.0"),
-                Map.entry("system_name", "1.3.6.1.2.1.1.5.0"));
+        assertThat(program.snmpVariables("SystemGroup")).containsExactly(SystemGroup.LOCATION, SystemGroup.CONTACT,
+                SystemGroup.SYSTEM_NAME);
         assertThat(program.callable("SystemNameChange", "match_inventory").params()).hasSize(1);
+    }
+
+    @Test
+    void theBuiltInsOidsAreTheArgumentsOfItsSnmpAnnotationsTyped() {
+        assertThat(List.of(SystemGroup.LOCATION, SystemGroup.CONTACT, SystemGroup.SYSTEM_NAME))
+                .extracting(v -> v.annotation(CustomProgram.ANNOTATION).orElseThrow().text(CustomProgram.OID_KEY))
+                .containsExactly("1.3.6.1.2.1.1.6.0", "1.3.6.1.2.1.1.4.0", "1.3.6.1.2.1.1.5.0");
+        assertThat(SystemGroup.AGENT.annotations()).isEmpty();
     }
 
     @Test
@@ -92,11 +99,14 @@ class CustomProgramTest {
                 """);
 
         assertThatThrownBy(() -> CustomProgram.check(file)).isInstanceOf(CustomProgramException.class)
-                .hasMessageContaining(file + ":2:11: error: 'sysLocation' is not an OID")
-                .hasMessageContaining(file + ":3:5: error: a custom service binds variables with exactly one")
-                .hasMessageContaining(file + ":4:57: error: @snmp variable 'c' is List(element: Text)")
+                .hasMessageContaining(file + ":2:16: error: 'sysLocation' is not a valid oid for @snmp: write the"
+                        + " scalar's instance OID dotted, with its trailing .0, e.g. '1.3.6.1.2.1.1.6.0'")
+                .hasMessageContaining(file + ":3:5: error: @snmp needs argument 'oid' (Text)")
+                .hasMessageContaining(file + ":3:11: error: @snmp has no argument 'table'; it takes oid: Text")
+                .hasMessageContaining(file + ":4:57: error: @snmp variable 'c' is List(element: Text); an SNMP"
+                        + " scalar is Text (OCTET STRING) or Number (Integer32)")
                 .hasMessageContaining(file + ":7:5: error: @snmp variables belong in a Service; E is an Endpoint")
-                .hasMessageEndingWith("4 errors");
+                .hasMessageEndingWith("5 errors");
     }
 
     @Test

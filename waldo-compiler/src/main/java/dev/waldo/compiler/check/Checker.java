@@ -5,7 +5,6 @@ import dev.waldo.compiler.check.Symbol.DataRole;
 import dev.waldo.compiler.check.Symbol.FunctionSym;
 import dev.waldo.compiler.check.Symbol.MemberVar;
 import dev.waldo.compiler.check.Symbol.SequenceData;
-import dev.waldo.compiler.check.Symbol.Variable;
 import dev.waldo.compiler.diag.Diagnostics;
 import dev.waldo.compiler.diag.Span;
 import dev.waldo.compiler.syntax.Decl;
@@ -36,6 +35,7 @@ public final class Checker {
             "keys", Builtin.KEYS, "toText", Builtin.TO_TEXT, "id", Builtin.ID, "print", Builtin.PRINT);
 
     private final Diagnostics diagnostics;
+    private final List<AnnotationSpec> annotationSpecs;
     private final Map<String, Decl> topLevel = new LinkedHashMap<>();
     private final Map<String, StructInfo> structs = new LinkedHashMap<>();
     private final Map<String, KindInfo> kinds = new LinkedHashMap<>();
@@ -45,8 +45,9 @@ public final class Checker {
     private final Map<TypeRef, Type> typeRefs = new IdentityHashMap<>();
     private final Map<Object, Symbol> symbols = new IdentityHashMap<>();
 
-    private Checker(Diagnostics diagnostics) {
+    private Checker(Diagnostics diagnostics, List<AnnotationSpec> annotationSpecs) {
         this.diagnostics = diagnostics;
+        this.annotationSpecs = List.copyOf(annotationSpecs);
     }
 
     /**
@@ -54,7 +55,15 @@ public final class Checker {
      * meaningful for the emitter when no error was reported.
      */
     public static CheckedProgram check(Program program, Diagnostics diagnostics) {
-        return new Checker(diagnostics).run(program);
+        return check(program, diagnostics, List.of());
+    }
+
+    /**
+     * Checks {@code program} as {@link #check(Program, Diagnostics)} does, and holds every use of
+     * an annotation named in {@code annotationSpecs} to its spec.
+     */
+    public static CheckedProgram check(Program program, Diagnostics diagnostics, List<AnnotationSpec> annotationSpecs) {
+        return new Checker(diagnostics, annotationSpecs).run(program);
     }
 
     private CheckedProgram run(Program program) {
@@ -81,6 +90,8 @@ public final class Checker {
             }
         }
         drafts.forEach((name, draft) -> kinds.put(name, draft.build(partners.get(name))));
+        AnnotationChecker annotations = new AnnotationChecker(diagnostics, annotationSpecs);
+        kinds.values().forEach(annotations::check);
         Map<Expr, Type> types = new IdentityHashMap<>();
         BodyChecker bodies = new BodyChecker(this, types);
         for (Decl decl : program.decls()) {

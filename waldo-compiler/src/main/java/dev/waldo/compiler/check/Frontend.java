@@ -38,6 +38,14 @@ public final class Frontend {
 
     /** Parses and checks {@code files} as one program. Never throws for any input. */
     public static Result parseAndCheck(List<SourceFile> files) {
+        return parseAndCheck(files, List.of());
+    }
+
+    /**
+     * Parses and checks {@code files} as one program, holding the annotations named in
+     * {@code annotationSpecs} to their meaning. Never throws for any input.
+     */
+    public static Result parseAndCheck(List<SourceFile> files, List<AnnotationSpec> annotationSpecs) {
         Diagnostics diagnostics = new Diagnostics();
         try {
             List<Decl> decls = new ArrayList<>();
@@ -47,7 +55,7 @@ public final class Frontend {
             if (diagnostics.hasErrors()) {
                 return new Result(null, diagnostics.all());
             }
-            CheckedProgram program = Checker.check(new Program(List.copyOf(decls)), diagnostics);
+            CheckedProgram program = Checker.check(new Program(List.copyOf(decls)), diagnostics, annotationSpecs);
             return new Result(diagnostics.hasErrors() ? null : program, inSourceOrder(diagnostics.all(), files));
         } catch (StackOverflowError e) {
             // The parser bounds nesting, so only a pathologically long operator chain gets here.

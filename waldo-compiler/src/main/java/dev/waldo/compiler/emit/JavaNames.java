@@ -20,11 +20,16 @@ final class JavaNames {
             "transitive", "uses", "with", "when", "_",
             // Methods of WaldoObject/WaldoEndpoint and Object that a Public method would clash with.
             "host", "kind", "ref", "id", "partner", "create", "transact", "dispatch", "runStep",
-            "committedValue", "mapVar", "getClass", "hashCode", "equals", "toString", "clone",
+            "committedValue", "committed", "mapVar", "getClass", "hashCode", "equals", "toString", "clone",
             "finalize", "notify", "notifyAll", "wait",
+            // The list of a class's Variable constants, which host code finds by this name.
+            "VARIABLES",
             // Classes the emitted code names without qualification.
             "Ctx", "Host", "Values", "Builtins", "Dispatch", "WList", "WMap", "SequenceFrame",
             "Object", "String", "Double", "Boolean", "Math");
+
+    /** Runtime classes a generated class names unqualified, which a kind or struct must not hide. */
+    private static final Set<String> RUNTIME_CLASSES = Set.of("EndpointRef", "Annotation", "TVar", "TMap", "Variable");
 
     private JavaNames() {
     }
@@ -34,10 +39,30 @@ final class JavaNames {
         return RESERVED.contains(waldoName) ? waldoName + "_" : waldoName;
     }
 
+    /**
+     * The constant that holds a variable's {@code Variable} handle: the Waldo name in upper
+     * case ({@code trial_switches} becomes {@code TRIAL_SWITCHES}), before {@link #unique}.
+     */
+    static String constant(String waldoName) {
+        return waldoName.toUpperCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * {@code name}, with '_' appended until no member in {@code taken} has it; adds the result to
+     * {@code taken}. Keeps constants apart from fields whose Waldo names differ only in case.
+     * Constants are upper case, so none is a Java keyword.
+     */
+    static String unique(String name, Set<String> taken) {
+        String candidate = name;
+        while (!taken.add(candidate)) {
+            candidate += "_";
+        }
+        return candidate;
+    }
+
     /** The Java class name for an endpoint kind, service or struct. */
     static String ofClass(String waldoName) {
-        return RESERVED.contains(waldoName) || waldoName.equals("EndpointRef") || waldoName.equals("Annotation")
-                || waldoName.equals("TVar") || waldoName.equals("TMap") ? waldoName + "_" : waldoName;
+        return RESERVED.contains(waldoName) || RUNTIME_CLASSES.contains(waldoName) ? waldoName + "_" : waldoName;
     }
 
     /** The in-transaction method that runs Waldo function {@code name}. */

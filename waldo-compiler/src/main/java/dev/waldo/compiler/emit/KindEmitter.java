@@ -11,11 +11,16 @@ import dev.waldo.compiler.syntax.Expr;
 import dev.waldo.compiler.syntax.Member;
 import dev.waldo.compiler.syntax.Param;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * Writes the Java class of one endpoint kind or service: its transactional
- * variables, a factory that runs onCreate, each Public function as a plain
+ * Writes the Java class of one endpoint kind or service: a typed handle per
+ * variable for host code and bindings ({@code Variable} constants), its
+ * transactional variables, a factory that runs onCreate, each Public function as a plain
  * Java method (a root transaction) and as an in-transaction method, the
  * sequences it starts, the steps it runs, and the dispatch tables the
  * runtime uses for calls and steps that arrive from other hosts.
@@ -26,12 +31,21 @@ final class KindEmitter {
     private final String className;
     private final String sourceName;
     private final JavaWriter out = new JavaWriter();
+    /** The constant that holds each variable's handle, by Waldo name. */
+    private final Map<String, String> handles = new LinkedHashMap<>();
+    /** The constant that lists every handle; always this name, so reflective host code finds it. */
+    private static final String HANDLE_LIST = "VARIABLES";
 
     KindEmitter(CheckedProgram program, KindInfo kind, String sourceName) {
         this.program = program;
         this.kind = kind;
         this.className = JavaNames.ofClass(kind.name());
         this.sourceName = sourceName;
+        Set<String> taken = new HashSet<>(Set.of(HANDLE_LIST));  // JavaNames.of never gives it to a field
+        kind.variables().keySet().forEach(name -> taken.add(JavaNames.of(name)));
+        for (String name : kind.variables().keySet()) {
+            handles.put(name, JavaNames.unique(JavaNames.constant(name), taken));
+        }
     }
 
     /** The class body, without package and imports. */
@@ -41,6 +55,7 @@ final class KindEmitter {
                 + sourceName + ".");
         out.line("@SuppressWarnings({\"unchecked\", \"rawtypes\"})");
         out.open("public final class %s extends %s", className, base);
+        handles();
         variables();
         constructor();
         factory();
@@ -62,6 +77,25 @@ final class KindEmitter {
         return out.toString();
     }
 
+    /**
+     * One public {@code Variable} constant per variable, then {@code VARIABLES} listing them: the
+     * typed handles host code and bindings use instead of the variable's name.
+     */
+    private void handles() {
+        for (Symbol.MemberVar variable : kind.variables().values()) {
+            String doc = variable.decl().doc() == null ? "" : " " + cleanDoc(variable.decl().doc());
+            out.javadoc("Variable {@code " + variable.name() + "} (" + variable.type().display() + ")." + doc);
+            out.line("public static final Variable<%s> %s = Variable.of(%s.class, %s, %s%s);",
+                    JavaTypes.boxed(variable.type()), handles.get(variable.name()), className,
+                    JavaNames.literal(variable.name()), JavaTypes.rawClass(variable.type()),
+                    annotations(variable.decl().annotations()));
+        }
+        out.javadoc("Every variable of " + kind.name() + ", in declaration order.");
+        out.line("public static final java.util.List<Variable<?>> %s = java.util.List.of(%s);", HANDLE_LIST,
+                String.join(", ", handles.values()));
+        out.blank();
+    }
+
     private void variables() {
         for (Symbol.MemberVar variable : kind.variables().values()) {
             String type = variable.type() instanceof Type.MapType map
@@ -78,13 +112,12 @@ final class KindEmitter {
         out.open("private %s(Host host)", className);
         out.line("super(host, %s);", JavaNames.literal(kind.name()));
         for (Symbol.MemberVar variable : kind.variables().values()) {
-            String annotations = annotations(variable.decl().annotations());
             String name = JavaNames.of(variable.name());
+            String handle = handles.get(variable.name());
             if (variable.type() instanceof Type.MapType) {
-                out.line("this.%s = mapVar(%s%s);", name, JavaNames.literal(variable.name()), annotations);
+                out.line("this.%s = mapVar(%s);", name, handle);
             } else {
-                out.line("this.%s = var(%s, () -> %s%s);", name, JavaNames.literal(variable.name()),
-                        JavaTypes.defaultValue(variable.type()), annotations);
+                out.line("this.%s = var(%s, () -> %s);", name, handle, JavaTypes.defaultValue(variable.type()));
             }
         }
         out.close().blank();

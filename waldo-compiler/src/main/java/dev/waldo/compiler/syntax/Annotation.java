@@ -4,8 +4,9 @@ import dev.waldo.compiler.diag.Span;
 import java.util.List;
 
 /**
- * {@code @name(key: value, ...)} before a variable (LANGUAGE.md §7). The compiler checks only
- * the syntax and passes the annotation to the runtime as metadata.
+ * {@code @name(key: value, ...)} before a variable (LANGUAGE.md §7). The checker makes argument
+ * names unique and, for an annotation with an {@code AnnotationSpec}, holds it to the spec; the
+ * emitter puts it on the variable's generated handle for the runtime and bindings.
  *
  * @param args the arguments in source order
  */

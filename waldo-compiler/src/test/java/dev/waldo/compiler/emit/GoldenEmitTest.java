@@ -14,21 +14,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Pins the Java emitted for the paper's three figures to golden files, so a
+ * Pins the Java emitted for the paper's three figures, and for a service with bound
+ * (annotated) variables, to golden files, so a
  * change to the emitter shows up as a readable diff. Regenerate after an
  * intended change with {@code ./mvnw -pl waldo-compiler -am test -Dtest=GoldenEmitTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dgolden.update=true} and review the diff.
  */
 class GoldenEmitTest {
-    private static final Path PAPER = Path.of("src/test/resources/corpus/paper");
+    private static final Path CORPUS = Path.of("src/test/resources/corpus");
     private static final Path GOLDEN = Path.of("src/test/resources/golden");
 
     @ParameterizedTest
-    @ValueSource(strings = {"fig1_pubsub", "fig2_replicated_log", "fig3_negotiation"})
-    void emittedJavaMatchesGoldenFiles(String figure) throws IOException {
-        String file = figure + ".wld";
+    @ValueSource(strings = {"paper/fig1_pubsub", "paper/fig2_replicated_log", "paper/fig3_negotiation",
+        "annotations/bound_service"})
+    void emittedJavaMatchesGoldenFiles(String program) throws IOException {
+        String file = program + ".wld";
+        String figure = Path.of(program).getFileName().toString();
         WaldoCompiler.Result result = WaldoCompiler.compile(
-                List.of(new SourceFile(file, Files.readString(PAPER.resolve(file)))), "waldo.paper");
+                List.of(new SourceFile(Path.of(file).getFileName().toString(),
+                        Files.readString(CORPUS.resolve(file)))), "waldo.paper");
         assertThat(result.ok()).as(result.rendered()).isTrue();
         Path folder = GOLDEN.resolve(figure);
         if (Boolean.getBoolean("golden.update")) {

@@ -35,7 +35,7 @@ class PaperFiguresTest {
             WaldoEndpoint>> subscribers) {
         List<Object> publicationsOfEachClient() {
             List<Object> all = new ArrayList<>();
-            subscribers.forEach(s -> all.add(s.remote().committedValue("publications")));
+            subscribers.forEach(s -> all.add(runner.committed(s.remote(), "publications")));
             return all;
         }
     }
@@ -104,10 +104,10 @@ class PaperFiguresTest {
             runner.call(log, "append", "b");  // 3 of 5 took it: a majority
 
             for (int i = 0; i < 3; i++) {
-                assertThat(replicas.get(i).committedValue("entries")).isEqualTo(WList.of("a", "b"));
+                assertThat(runner.committed(replicas.get(i), "entries")).isEqualTo(WList.of("a", "b"));
             }
             for (int i = 3; i < 5; i++) {
-                assertThat(replicas.get(i).committedValue("entries")).isEqualTo(WList.of("a"));
+                assertThat(runner.committed(replicas.get(i), "entries")).isEqualTo(WList.of("a"));
             }
         }
     }
@@ -127,7 +127,7 @@ class PaperFiguresTest {
                             assertThat(e.reason()).isEqualTo(TransactionAbortedException.Reason.ABORT_CALLED));
 
             assertThat(replicas).allSatisfy(replica ->
-                    assertThat(replica.committedValue("entries")).isEqualTo(WList.of("a")));
+                    assertThat(runner.committed(replica, "entries")).isEqualTo(WList.of("a")));
         }
     }
 

@@ -9,6 +9,7 @@ import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldo.runtime.Variable;
 import dev.waldo.runtime.WaldoEndpoint;
 import dev.waldo.runtime.WaldoObject;
 import java.io.ByteArrayOutputStream;
@@ -95,6 +96,22 @@ public final class ProgramRunner implements AutoCloseable {
                 .filter(m -> m.getName().equals(function) && m.getParameterCount() == args.length)
                 .findFirst().orElseThrow(() -> new AssertionError(target.kind() + " has no Public " + function));
         return invoke(method, target, args);
+    }
+
+    /**
+     * The committed value of {@code target}'s variable {@code variable}, read as host code reads it:
+     * through the handle its generated class lists in {@code VARIABLES}. Only this harness, which
+     * loads programs compiled at test time, looks a handle up by name.
+     */
+    public Object committed(WaldoObject target, String variable) {
+        try {
+            List<?> handles = (List<?>) target.getClass().getField("VARIABLES").get(null);
+            Variable<?> handle = handles.stream().map(h -> (Variable<?>) h).filter(h -> h.name().equals(variable))
+                    .findFirst().orElseThrow(() -> new AssertionError(target.kind() + " has no variable " + variable));
+            return target.committed(handle);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(target.getClass() + " has no public VARIABLES", e);
+        }
     }
 
     /** The partner kind of endpoint kind {@code kind}, or null. */
