@@ -1,4 +1,4 @@
-package dev.waldo.compiler.seam;
+package waldo.seam;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,12 +17,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Assertions;
-import waldo.seam.Lamp;
-import waldo.seam.Scene;
 
 /**
  * Host code and a binding written against the classes waldoc generated from
- * {@code corpus/annotations/bound_service.wld} at build time (see this module's pom): they
+ * waldo-compiler's {@code corpus/annotations/bound_service.wld} by waldo-maven-plugin in this sample project: they
  * read committed state, a transaction's changes and the annotations' arguments through the
  * generated {@code Variable} constants, typed, and never name a Waldo variable by a string.
  */
