@@ -590,6 +590,7 @@ public final class Host implements AutoCloseable {
     private void install(TxnId attempt) {
         LocalTxn txn = txns.remove(attempt);
         if (txn == null) {
+            core.finished(attempt); // restored from storage: its bindings finish through their own recovery
             return;
         }
         txn.install();
@@ -602,9 +603,11 @@ public final class Host implements AutoCloseable {
 
     private void discard(TxnId attempt) {
         LocalTxn txn = txns.remove(attempt);
-        if (txn != null) {
-            finishBindings(txn, false);
+        if (txn == null) {
+            core.finished(attempt);
+            return;
         }
+        finishBindings(txn, false);
     }
 
     /**
@@ -614,6 +617,7 @@ public final class Host implements AutoCloseable {
      */
     private void finishBindings(LocalTxn txn, boolean commit) {
         if (txn.preparedBindings.isEmpty()) {
+            core.finished(txn.id); // applied: the core may log its end and acknowledge
             return;
         }
         boolean queued = runBindingWork(() -> {

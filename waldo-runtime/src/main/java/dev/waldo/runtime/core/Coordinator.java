@@ -167,7 +167,9 @@ final class Coordinator {
         if (!root.participants.isEmpty()) {
             // Persist before you send: a restart must re-send this decision, and must not presume abort.
             state.persist(new StorageRecord.Committed(root.attempt, root.participants));
-            loggedCommits.put(root.attempt, new TreeSet<>(root.participants));
+            Set<Integer> unacknowledged = new TreeSet<>(root.participants);
+            unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
+            loggedCommits.put(root.attempt, unacknowledged);
         }
         tellParticipants(root, new Message.Commit(root.attempt));
         // The root's own install counts like a participant's: its bindings must finish too.

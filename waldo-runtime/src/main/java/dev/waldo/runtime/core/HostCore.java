@@ -149,10 +149,11 @@ public final class HostCore {
             }
         }
         for (TxnId txn : order) {
-            if (prepared.containsKey(txn)) {
-                participant.restore(prepared.get(txn), endings.get(txn), retakeLocks);
-            } else if (committed.containsKey(txn)) {
+            if (committed.containsKey(txn)) {
                 coordinator.restore(committed.get(txn));
+            }
+            if (prepared.containsKey(txn)) {
+                participant.restore(prepared.get(txn), endings.get(txn), committed.containsKey(txn), retakeLocks);
             }
         }
     }
@@ -231,7 +232,15 @@ public final class HostCore {
         participant.vote(txn, yes, reason, finishLater, payload);
     }
 
-    /** The bindings of an installed or discarded attempt finished their commit or abort: acknowledge now. */
+    /**
+     * The host layer applied an attempt's {@link Decision.Install} or
+     * {@link Decision.Discard} and its bindings finished their commit or
+     * abort: log its end and acknowledge now. The host layer reports this
+     * for every install and discard (for one that needs no report it changes
+     * nothing): an attempt whose yes vote was logged logs its end only after
+     * it was applied, so that a crash in between applies it again rather
+     * than never.
+     */
     public void finished(TxnId txn) {
         participant.finished(txn);
     }

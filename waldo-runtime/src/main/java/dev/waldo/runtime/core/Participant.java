@@ -24,7 +24,9 @@ final class Participant {
     private Coordinator coordinator;
     /** Attempts installed or discarded here whose bindings are still finishing: who to acknowledge then. */
     private final Map<TxnId, Set<Integer>> finishing = new HashMap<>();
-    /** Attempts whose end is logged and whose records may be forgotten once they are acknowledged. */
+    /** Logged attempts that ended here: their end is logged once the host layer applied it. */
+    private final Map<TxnId, Boolean> endsToLog = new HashMap<>();
+    /** Logged attempts whose records may be forgotten once they are acknowledged. */
     private final Set<TxnId> forgetOnAck = new HashSet<>();
     private final Set<TxnId> heuristicallyCommitted = new HashSet<>();
     private final Set<TxnId> heuristicallyBackedOut = new HashSet<>();
@@ -78,7 +80,8 @@ final class Participant {
             backoutLocal(record);
             return;
         }
-        if (yes && record.coordinator != state.host) {
+        if (yes && (record.coordinator != state.host || !record.peers.isEmpty())) {
+            // A coordinator logs its own part too: a restart must finish it like any participant's.
             logPrepared(record, payload);
         }
         deliverVote(record);
@@ -180,22 +183,28 @@ final class Participant {
         acknowledge(record);
     }
 
-    /** Forgets the live attempt; a logged one logs its end before the acknowledgement can leave. */
+    /**
+     * Forgets the live attempt. A logged one logs its end only once the host
+     * layer applied it ({@link #finished}): logged earlier, a crash between
+     * the log and the install would leave the install undone for good.
+     */
     private void end(TxnRecord record, boolean committed) {
         state.txns.remove(record.id);
         state.ended.put(record.id, committed);
         if (record.logged) {
-            state.persist(new StorageRecord.Ended(record.id, committed));
-            if (!record.restored) {
-                // A restored attempt's bindings finish through their own recovery, which may ask
-                // again after another restart: its end stays on record for them.
+            endsToLog.put(record.id, committed);
+            // The coordinator's own committed part is forgotten with its logged commit, once every
+            // participant acknowledged; a restored attempt's bindings finish through their own
+            // recovery, which may ask again after another restart, so its end stays on record.
+            boolean ownCommit = committed && record.coordinator == state.host;
+            if (!record.restored && !ownCommit) {
                 forgetOnAck.add(record.id);
             }
         }
     }
 
     private void acknowledge(TxnRecord record) {
-        if (record.finishLater) {
+        if (record.finishLater || record.logged) {
             finishing.put(record.id, new HashSet<>(record.acksOwed));
             return;
         }
@@ -203,6 +212,10 @@ final class Participant {
     }
 
     private void acknowledge(TxnId txn, Set<Integer> hosts) {
+        Boolean committed = endsToLog.remove(txn);
+        if (committed != null) {
+            state.persist(new StorageRecord.Ended(txn, committed)); // before the acknowledgement leaves
+        }
         for (int to : new TreeSet<>(hosts)) {
             if (to == state.host) {
                 coordinator.onAck(state.host, txn);
@@ -334,25 +347,38 @@ final class Participant {
     }
 
     /**
-     * Takes up what the log says this host prepared in an earlier run: an
+     * Takes up what the log says this host prepared in an earlier run. An
      * attempt with its end logged is remembered as ended (and acknowledged to
-     * its coordinator, which keeps its own record until then); one without is
+     * its coordinator, which keeps its logged commit until then). This
+     * host's own part of an attempt it coordinated ends now: installed if
+     * the commit was logged, else backed out (presumed abort). Any other is
      * in doubt and asks its peers and coordinator, keeping its variables
      * locked if {@code retakeLocks}.
      */
-    void restore(StorageRecord.Prepared prepared, Boolean endedCommitted, boolean retakeLocks) {
+    void restore(StorageRecord.Prepared prepared, Boolean endedCommitted, boolean commitLogged, boolean retakeLocks) {
         TxnId txn = prepared.txn();
+        boolean own = prepared.coordinator() == state.host;
         if (endedCommitted != null) {
             state.ended.put(txn, endedCommitted);
-            state.send(prepared.coordinator(), new Message.Ack(txn));
+            if (!own) {
+                state.send(prepared.coordinator(), new Message.Ack(txn));
+            }
             return;
         }
-        TxnRecord record = inDoubtRecord(txn, prepared.coordinator(),
-                CoreState.inOrder(prepared.peers()));
+        TxnRecord record = inDoubtRecord(txn, prepared.coordinator(), CoreState.inOrder(prepared.peers()));
         record.logged = true;
         record.restored = true;
-        record.acksOwed.add(prepared.coordinator());
         state.txns.put(txn, record);
+        if (own) {
+            record.inDoubt = false;
+            if (commitLogged) {
+                installLocal(record);
+            } else {
+                backoutLocal(record);
+            }
+            return;
+        }
+        record.acksOwed.add(prepared.coordinator());
         if (retakeLocks) {
             for (LockId lock : prepared.locks()) {
                 record.held.add(lock);

@@ -161,26 +161,41 @@ final class ScriptedCore {
         }
     }
 
-    /** Drains every core, queueing messages on their links and tracing everything. */
+    /**
+     * Drains every core, queueing messages on their links and tracing
+     * everything, until none produces more. Installs and discards count as
+     * applied at once (reported to the core with {@code finished}); the
+     * records the cores ask to persist are not traced.
+     */
     private void collect() {
         for (Map.Entry<String, HostCore> entry : cores.entrySet()) {
-            String host = entry.getKey();
-            Outbox out = entry.getValue().drain();
-            for (Decision decision : out.decisions()) {
-                trace.add("  " + host + ": " + describe(decision));
-                if (decision instanceof Decision.RunCall run) {
-                    served.put(host + "/" + attemptNames.get(run.txn()), run.callId());
-                }
-            }
-            for (Envelope envelope : out.messages()) {
-                String link = host + ">" + hostNames.get(envelope.to());
-                if (cut.contains(link)) {
-                    continue;
-                }
-                trace.add("  " + host + " -> " + hostNames.get(envelope.to()) + ": " + describe(envelope.message()));
-                links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+            for (Outbox out = entry.getValue().drain(); !out.isEmpty(); out = entry.getValue().drain()) {
+                List<TxnId> applied = trace(entry.getKey(), out);
+                applied.forEach(entry.getValue()::finished);
             }
         }
+    }
+
+    private List<TxnId> trace(String host, Outbox out) {
+        List<TxnId> applied = new ArrayList<>();
+        for (Decision decision : out.decisions()) {
+            trace.add("  " + host + ": " + describe(decision));
+            if (decision instanceof Decision.RunCall run) {
+                served.put(host + "/" + attemptNames.get(run.txn()), run.callId());
+            }
+            if (decision instanceof Decision.Install || decision instanceof Decision.Discard) {
+                applied.add(decision.txn());
+            }
+        }
+        for (Envelope envelope : out.messages()) {
+            String link = host + ">" + hostNames.get(envelope.to());
+            if (cut.contains(link)) {
+                continue;
+            }
+            trace.add("  " + host + " -> " + hostNames.get(envelope.to()) + ": " + describe(envelope.message()));
+            links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+        }
+        return applied;
     }
 
     private String describe(Decision decision) {
