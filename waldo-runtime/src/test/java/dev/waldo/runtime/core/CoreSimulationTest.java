@@ -76,7 +76,7 @@ class CoreSimulationTest {
         int hosts = 2 + (int) (seed % 4);
         double cutRate = seed % 2 == 0 ? 0.002 : 0;
         Simulation.Crashes crashes = seed % 3 == 0 ? Simulation.Crashes.NONE : CRASHES;
-        return new Simulation(seed, hosts, 300, 0.05, cutRate, crashes, fault);
+        return new Simulation(seed, hosts, 200, 0.05, cutRate, crashes, fault);
     }
 
     /** Runs one seed; a run that does not finish counts as a violation. */
