@@ -25,6 +25,11 @@ public final class InMemoryStorage implements Storage {
     private int crashAfterRecords = -1;
     private int tornBytes;
 
+    /** An empty storage, as on a host's first start. */
+    public InMemoryStorage() {
+        // Starts empty; load() counts the runs that use it.
+    }
+
     /** The crash {@link InMemoryStorage#crashDuringNextAppend} arranged: the host dies in this write. */
     public static final class SimulatedCrash extends StorageException {
         SimulatedCrash(int whole, int torn) {
