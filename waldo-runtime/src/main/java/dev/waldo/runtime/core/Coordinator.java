@@ -362,8 +362,4 @@ final class Coordinator {
     int undeliveredDecisions() {
         return undelivered.size();
     }
-
-    int loggedCommits() {
-        return loggedCommits.size();
-    }
 }

@@ -398,11 +398,6 @@ public final class HostCore {
         return coordinator.undeliveredDecisions();
     }
 
-    /** Number of logged commits that not every participant acknowledged yet. */
-    public int loggedCommits() {
-        return coordinator.loggedCommits();
-    }
-
     /** Number of attempts with state or threads on this host. */
     public int liveAttempts() {
         return state.txns.size();

@@ -55,15 +55,6 @@ final class RecordCodec {
         return out.toByteArray();
     }
 
-    /** One frame per record, each on its own (to tear one of them in tests). */
-    static List<byte[]> frames(List<StorageRecord> records) {
-        List<byte[]> frames = new ArrayList<>();
-        for (StorageRecord record : records) {
-            frames.add(encode(List.of(record)));
-        }
-        return frames;
-    }
-
     /** Decodes whole frames from the start of {@code log}, stopping at the first torn one. */
     static Decoded decode(byte[] log, int length) {
         ByteBuffer buffer = ByteBuffer.wrap(log, 0, length);
