@@ -33,9 +33,12 @@ import java.util.function.Supplier;
  * <p>The host layer around the pure {@link HostCore}: it runs transaction
  * bodies and served calls on threads, blocks them on lock grants and replies,
  * and applies the core's decisions (install, discard, wake). Every interaction
- * with the core happens under one lock, and the core's outputs are applied
- * before that lock is released, so an install is always visible before the
- * grant that follows it.
+ * with the core happens under one lock, and the core's outputs are handled
+ * before that lock is released: records persisted to the host's
+ * {@link Storage} first, then decisions applied, then messages sent — so a
+ * vote, a commit or an acknowledgement never leaves before what it depends
+ * on is durable, and an install is always visible before the grant that
+ * follows it.
  */
 public final class Host implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Host.class.getName());

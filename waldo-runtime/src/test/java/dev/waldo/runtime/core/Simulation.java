@@ -20,12 +20,18 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * NetworkException and go on without that host) and transfers between
  * accounts (which let it back the whole transaction out) on random hosts;
  * bindings that took part finish their commit or abort at a random later step.
+ * With {@link Crashes}, hosts crash between steps or in the middle of a write
+ * to their {@link InMemoryStorage} (tearing it), and restart from it; a
+ * host's committed values are its durable state (a device), which knows the
+ * attempts it applied.
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
  * some order and the counter ends at n; transfers conserve the total; every
- * root ended exactly once; no attempt was both installed and discarded; no
- * lock or attempt is left anywhere.
+ * root ended exactly once (or was lost with its host); no attempt was both
+ * installed and discarded; every host that voted yes on a committed attempt
+ * installed it; no durable outcome was contradicted; no lock, attempt or
+ * attempt in doubt is left anywhere.
  */
 final class Simulation {
     static final int COUNTERS = 2;
