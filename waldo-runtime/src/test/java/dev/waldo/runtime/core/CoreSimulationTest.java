@@ -32,6 +32,7 @@ class CoreSimulationTest {
         }
         long started = System.nanoTime();
         int crashes = 0;
+        int torn = 0;
         for (long seed : seeds) {
             Simulation simulation = simulation(seed, Simulation.Fault.NONE);
             List<String> violations = run(simulation, seed);
@@ -39,9 +40,10 @@ class CoreSimulationTest {
                     .as("serializable, atomic and clean (%s); reproduce with: -Dsim.seed=%d", simulation.summary(), seed)
                     .isEmpty();
             crashes += simulation.crashes();
+            torn += simulation.tornWrites();
         }
-        System.out.printf("simulation: %d seeds, %d crashes, 0 violations, %.1f s%n", seeds.size(), crashes,
-                (System.nanoTime() - started) / 1e9);
+        System.out.printf("simulation: %d seeds, %d crashes (%d tearing a write), 0 violations, %.1f s%n",
+                seeds.size(), crashes, torn, (System.nanoTime() - started) / 1e9);
     }
 
     /** A storage that loses participants' prepared records: a restart forgets a yes vote, and atomicity breaks. */

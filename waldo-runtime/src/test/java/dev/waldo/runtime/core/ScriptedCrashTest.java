@@ -81,6 +81,41 @@ class ScriptedCrashTest {
               logged forgot T1""");
     }
 
+    /** A coordinator restarted on its log answers a participant in doubt from it. */
+    @Test
+    void aCoordinatorAnswersAQueryFromItsLogAfterARestart() {
+        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+            vote b T1 yes
+            vote c T1 yes
+            vote a T1 yes
+            deliver b a
+            deliver c a          # a decides commit and logs it
+            cut a b              # b loses its Commit and is in doubt
+            crash a              # c loses its Commit too
+            heal a b
+            drop a b             # the Commit a sends again is lost as well
+            deliver b a
+            deliver a b
+            """);
+        assertThat(trace).endsWith("""
+            > cut a b
+              lost Commit T1
+              b -> c: Query T1
+            > crash a
+              lost Commit T1
+              a -> c: Commit T1
+            > heal a b
+              a -> b: Commit T1
+              b -> a: Query T1
+            > drop a b
+              lost Commit T1
+            > deliver b a
+              a -> b: Answer T1 COMMITTED
+            > deliver a b
+              b: install T1
+              b -> a: Ack T1""");
+    }
+
     /** Presumed abort: a coordinator that restarts without a logged commit tells a participant in doubt to back out. */
     @Test
     void aCoordinatorRestartedWithoutALoggedCommitAnswersBackedOut() {

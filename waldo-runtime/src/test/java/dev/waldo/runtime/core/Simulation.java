@@ -218,6 +218,11 @@ final class Simulation {
         return crashCount;
     }
 
+    /** How many of those crashes tore the record being written. */
+    int tornWrites() {
+        return tornWrites;
+    }
+
     private boolean finished() {
         if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()) {
             return false;
