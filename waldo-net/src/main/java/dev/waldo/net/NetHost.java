@@ -9,6 +9,8 @@ import dev.waldo.runtime.Host;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.Requests;
 import dev.waldo.runtime.WaldoEndpoint;
+import dev.waldo.runtime.storage.InMemoryStorage;
+import dev.waldo.runtime.storage.Storage;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,10 +53,10 @@ public final class NetHost implements AutoCloseable {
     /** Endpoint factories run onCreate transactions, which block: never on the I/O thread. */
     private final ExecutorService factoryWork = Executors.newVirtualThreadPerTaskExecutor();
 
-    private NetHost(NetConfig config, StructResolver structs) {
+    private NetHost(NetConfig config, StructResolver structs, Storage storage) {
         this.transport = new NetTransport(config, structs);
         this.transport.observe(new Wiring());
-        this.host = Host.create(config.hostId(), transport);
+        this.host = Host.create(config.hostId(), transport, storage);
         this.transport.checkCalls(this::refusal);
     }
 
@@ -70,14 +72,27 @@ public final class NetHost implements AutoCloseable {
         };
     }
 
-    /** Starts a host for programs without structs. */
+    /** Starts a host for programs without structs, whose transaction records last as long as it runs. */
     public static NetHost start(NetConfig config) {
-        return new NetHost(config, StructResolver.NONE);
+        return new NetHost(config, StructResolver.NONE, new InMemoryStorage());
     }
 
-    /** Starts a host whose struct values are rebuilt with {@code structs}. */
+    /**
+     * Starts a host whose struct values are rebuilt with {@code structs} and
+     * whose transaction records last as long as it runs.
+     */
     public static NetHost start(NetConfig config, StructResolver structs) {
-        return new NetHost(config, structs);
+        return new NetHost(config, structs, new InMemoryStorage());
+    }
+
+    /**
+     * Starts a host that keeps its transaction records in {@code storage} and
+     * first takes up what an earlier run logged there: to survive a crash,
+     * {@code FileStorage.open(config.stateDir().resolve("transactions"))}.
+     * The host closes the storage with itself.
+     */
+    public static NetHost start(NetConfig config, StructResolver structs, Storage storage) {
+        return new NetHost(config, structs, storage);
     }
 
     /** The Waldo host, for services and in-process connections. */

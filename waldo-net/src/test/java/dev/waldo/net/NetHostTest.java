@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waldo.net.testing.PeerEndpoint;
 import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.core.StorageRecord;
+import dev.waldo.runtime.storage.FileStorage;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +46,26 @@ class NetHostTest {
             assertThat(local.count.committed()).isEqualTo(3.0);
             assertThat(remote.count.committed()).isEqualTo(3.0);
             assertThat(remote.bound.committed()).isEqualTo(3.0);
+        }
+    }
+
+    @Test
+    void aHostGivenAFileStorageLogsItsPartInACommitThere() throws Exception {
+        BlockingQueue<PeerEndpoint> accepted = new LinkedBlockingQueue<>();
+        Path log = state.resolve("server-transactions");
+        NetConfig serverConfig = NetConfig.defaults("server", state.resolve("server")).withSecurity(Security.INSECURE)
+                .withHeartbeat(500, 5_000);
+        try (NetHost server = NetHost.start(serverConfig, StructResolver.NONE, FileStorage.open(log));
+             NetHost client = start("client", Security.INSECURE)) {
+            InetSocketAddress address = server.listen(LOOPBACK, PeerEndpoint::create, accepted::add);
+            PeerEndpoint local = client.connect(address, PeerEndpoint::create);
+            assertThat(local.bump(2)).isEqualTo(4.0);
+        }
+        try (FileStorage reopened = FileStorage.open(log)) {
+            List<StorageRecord> records = reopened.load();
+            assertThat(records).as("the server voted yes, committed and was acknowledged").isNotEmpty()
+                    .first().isInstanceOf(StorageRecord.Prepared.class);
+            assertThat(records).last().isInstanceOf(StorageRecord.Forgotten.class);
         }
     }
 

@@ -7,6 +7,9 @@ import dev.waldo.runtime.core.LockId;
 import dev.waldo.runtime.core.Outbox;
 import dev.waldo.runtime.core.TxnId;
 import dev.waldo.runtime.lang.Values;
+import dev.waldo.runtime.storage.InMemoryStorage;
+import dev.waldo.runtime.storage.Storage;
+import dev.waldo.runtime.storage.StorageException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,9 +33,12 @@ import java.util.function.Supplier;
  * <p>The host layer around the pure {@link HostCore}: it runs transaction
  * bodies and served calls on threads, blocks them on lock grants and replies,
  * and applies the core's decisions (install, discard, wake). Every interaction
- * with the core happens under one lock, and the core's outputs are applied
- * before that lock is released, so an install is always visible before the
- * grant that follows it.
+ * with the core happens under one lock, and the core's outputs are handled
+ * before that lock is released: records persisted to the host's
+ * {@link Storage} first, then decisions applied, then messages sent — so a
+ * vote, a commit or an acknowledgement never leaves before what it depends
+ * on is durable, and an install is always visible before the grant that
+ * follows it.
  */
 public final class Host implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Host.class.getName());
@@ -40,6 +46,7 @@ public final class Host implements AutoCloseable {
     private final String id;
     private final Transport transport;
     private final HostCore core;
+    private final Storage storage;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Long, WaldoObject> objects = new ConcurrentHashMap<>();
     private final AtomicLong objectIds = new AtomicLong();
@@ -54,31 +61,68 @@ public final class Host implements AutoCloseable {
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
 
-    private Host(String id, Transport transport) {
-        this(id, transport, Scheduling.PRIMARIES);
-    }
-
-    private Host(String id, Transport transport, Scheduling scheduling) {
+    private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
         this.id = id;
         this.transport = transport;
+        this.storage = storage;
         this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
                 scheduling == Scheduling.PRIMARIES, transport.attemptSerialBase());
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
+        restore();
         transport.start(new Receiver());
     }
 
-    /** Creates a host named {@code name} on an in-memory network shared by the hosts of one JVM. */
+    /**
+     * Takes up what earlier runs logged in the storage, before any message of
+     * this run is received: attempts in doubt ask their peers, logged commits
+     * are sent again. A host's variables start afresh with each run, so
+     * attempts in doubt hold no locks; their bindings learn the outcome
+     * through {@link #recoverInDoubt}.
+     */
+    private void restore() {
+        List<dev.waldo.runtime.core.StorageRecord> records = storage.load();
+        if (!records.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "host " + id + ": taking up " + records.size()
+                    + " transaction records from storage");
+        }
+        inCore(() -> core.restore(records, storage.hasEarlierRuns(), false));
+    }
+
+    /**
+     * Creates a host named {@code name} on an in-memory network shared by the
+     * hosts of one JVM, with storage that lasts as long as the host.
+     */
     public static Host inMemory(InMemoryNetwork network, String name) {
-        return new Host(name, network.attach(name));
+        return new Host(name, network.attach(name), Scheduling.PRIMARIES, new InMemoryStorage());
+    }
+
+    /**
+     * Creates a host named {@code name} on an in-memory network that keeps
+     * its transaction records in {@code storage}: hand the same storage to a
+     * host of the same name after {@link #close()} to restart it.
+     */
+    public static Host inMemory(InMemoryNetwork network, String name, Storage storage) {
+        return new Host(name, network.attach(name), Scheduling.PRIMARIES, storage);
     }
 
     /**
      * Creates a host named {@code id} that reaches other hosts through
      * {@code transport}: a wire transport such as waldo-net's. The host
-     * starts receiving at once.
+     * starts receiving at once; its transaction records last as long as it
+     * does (see {@link #create(String, Transport, Storage)}).
      */
     public static Host create(String id, Transport transport) {
-        return new Host(id, transport);
+        return new Host(id, transport, Scheduling.PRIMARIES, new InMemoryStorage());
+    }
+
+    /**
+     * Creates a host as {@link #create(String, Transport)} that keeps its
+     * transaction records in {@code storage} (a {@link dev.waldo.runtime.storage.FileStorage} to
+     * survive a crash of the process). It first takes up what earlier runs
+     * logged there. The host owns the storage and closes it with itself.
+     */
+    public static Host create(String id, Transport transport, Storage storage) {
+        return new Host(id, transport, Scheduling.PRIMARIES, storage);
     }
 
     /** How a host ranks conflicting transactions. */
@@ -91,7 +135,7 @@ public final class Host implements AutoCloseable {
 
     /** Creates an in-memory host that schedules with {@code scheduling}. */
     public static Host inMemory(InMemoryNetwork network, String name, Scheduling scheduling) {
-        return new Host(name, network.attach(name), scheduling);
+        return new Host(name, network.attach(name), scheduling, new InMemoryStorage());
     }
 
     /** This host's id, unique on its network. */
@@ -149,6 +193,12 @@ public final class Host implements AutoCloseable {
         closed = true;
         transport.close();
         bindingWork.shutdown();
+        lock.lock();
+        try {
+            storage.close(); // under the lock: no append is half done
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The endpoint or service with object id {@code objectId} on this host, or null. */
@@ -185,6 +235,11 @@ public final class Host implements AutoCloseable {
      * voted yes vetoes, so the future completes as soon as one such answers.
      * It stays pending while every peer asked voted yes and none has learned
      * the outcome, or none can be reached.
+     *
+     * <p>A host started with the storage its earlier run logged to took the
+     * transaction up at start already (and may have learned its outcome
+     * since): this call then only attaches to it. Bindings that still keep
+     * their own vote journal call it either way.
      *
      * <p>Every id is made known to the transport ({@link Transport#learnHost}),
      * so that messages can name it; but a wire transport can only ask a host
@@ -436,12 +491,38 @@ public final class Host implements AutoCloseable {
      */
     private void applyOutbox() {
         for (Outbox out = core.drain(); !out.isEmpty(); out = core.drain()) {
+            if (!persist(out)) {
+                return;
+            }
             for (Decision decision : out.decisions()) {
                 apply(decision);
             }
             for (Envelope envelope : out.messages()) {
                 transport.send(envelope);
             }
+        }
+    }
+
+    /**
+     * Persist before you send: makes the drain's records durable before its
+     * decisions are applied or its messages leave. A storage that fails
+     * leaves the host unable to keep its word, so it stops as if it crashed
+     * (its peers see it go; a restart takes up what was durable). Lock held.
+     */
+    private boolean persist(Outbox out) {
+        if (out.persist().isEmpty()) {
+            return true;
+        }
+        try {
+            storage.append(out.persist());
+            return true;
+        } catch (StorageException failure) {
+            LOG.log(System.Logger.Level.ERROR, "host " + id + " stops: " + failure.getMessage()
+                    + "; restart it once the storage works again", failure);
+            closed = true;
+            transport.close();
+            bindingWork.shutdown();
+            return false;
         }
     }
 
@@ -590,6 +671,7 @@ public final class Host implements AutoCloseable {
     private void install(TxnId attempt) {
         LocalTxn txn = txns.remove(attempt);
         if (txn == null) {
+            core.finished(attempt); // restored from storage: its bindings finish through their own recovery
             return;
         }
         txn.install();
@@ -602,9 +684,11 @@ public final class Host implements AutoCloseable {
 
     private void discard(TxnId attempt) {
         LocalTxn txn = txns.remove(attempt);
-        if (txn != null) {
-            finishBindings(txn, false);
+        if (txn == null) {
+            core.finished(attempt);
+            return;
         }
+        finishBindings(txn, false);
     }
 
     /**
@@ -614,6 +698,7 @@ public final class Host implements AutoCloseable {
      */
     private void finishBindings(LocalTxn txn, boolean commit) {
         if (txn.preparedBindings.isEmpty()) {
+            core.finished(txn.id); // applied: the core may log its end and acknowledge
             return;
         }
         boolean queued = runBindingWork(() -> {

@@ -1,38 +1,41 @@
 package dev.waldo.runtime.core;
 
 import dev.waldo.runtime.core.Decision.Result;
-import dev.waldo.runtime.core.Message.Verdict;
-import dev.waldo.runtime.core.TxnRecord.State;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The transaction protocol of one host as a pure state machine: the lock
  * table and wound-wait, primaries and promotion, the two-phase commit
  * coordinator for roots started here, the participant side for everything
- * else, and backout.
+ * else, backout, and what must be logged to survive a crash.
  *
  * <p>Inputs are method calls: {@link #step} for a received message,
  * {@link #tick} for time passing, {@link #linkDown}/{@link #linkUp} from the
- * transport, and the local commands the host layer issues while it runs
- * transaction bodies ({@link #begin}, {@link #lock}, {@link #call}, ...).
- * Outputs accumulate until {@link #drain} hands them out: messages to send and
- * {@link Decision}s to apply. The core has no threads, sockets or clocks and
- * is not thread-safe; the host layer serializes access.
+ * transport, {@link #restore} with the log at start, and the local commands
+ * the host layer issues while it runs transaction bodies ({@link #begin},
+ * {@link #lock}, {@link #call}, ...). Outputs accumulate until {@link #drain}
+ * hands them out: records to make durable, decisions to apply and messages to
+ * send. The core has no threads, sockets, clocks or files and is not
+ * thread-safe; the host layer serializes access.
  *
- * <p>The host layer's one obligation: apply every drained {@link Decision.Install}
- * and {@link Decision.Discard} before it lets any transaction body continue
- * and issue a command. The core releases a committed attempt's locks as it
- * decides the install, so a body that ran in between could read the old value.
- * (The deterministic simulation found exactly this when its bodies ran
- * inside decision handling.)
+ * <p>This class only dispatches. The protocol lives in its roles, as etcd's
+ * raft splits its pieces: {@link Coordinator} (roots, votes, the decision,
+ * acknowledgements, re-sends), {@link Participant} (prepare, vote, commit and
+ * backout here, in doubt, cooperative termination), {@link Locking} (lock
+ * table, wound-wait, primaries) and {@link Calls} (calls made and served).
+ *
+ * <p>The host layer's obligations: make every drained
+ * {@link Outbox#persist() record} durable before it applies that drain's
+ * decisions or sends its messages ("persist before you send"); and apply
+ * every drained {@link Decision.Install} and {@link Decision.Discard} before
+ * it lets any transaction body continue and issue a command. The core
+ * releases a committed attempt's locks as it decides the install, so a body
+ * that ran in between could read the old value. (The deterministic
+ * simulation found exactly this when its bodies ran inside decision handling.)
  */
 public final class HostCore {
     /** How a root body ended, as the host layer reports it in {@link #finishRoot}. */
@@ -45,52 +48,15 @@ public final class HostCore {
         FAILED
     }
 
-    private static final int TOMBSTONES = 100_000;
     /** How many ticks an unanswered commit-phase message waits before it is sent again. */
     public static final int DEFAULT_RESEND_TICKS = 10;
+    private static final byte[] NO_PAYLOAD = new byte[0];
 
-    private final int host;
-    private final int resendTicks;
-    private long clock;
-    private long serials;
-    private long calls;
-    private final Map<TxnId, TxnRecord> txns = new HashMap<>();
-    private final Map<TxnId, RootRecord> roots = new HashMap<>();
-    private final Map<TxnId, RootRecord> retrying = new HashMap<>();
-    private final Primaries primaries;
-    private final LockTable locks = new LockTable();
-    private final Set<Integer> down = new HashSet<>();
-    private final Set<TxnId> heuristicallyCommitted = new HashSet<>();
-    private final Set<TxnId> heuristicallyBackedOut = new HashSet<>();
-    private int heuristicHazards;
-    /** Attempts that ended here: true if committed. Late messages about them are answered from here. */
-    private final Map<TxnId, Boolean> ended = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<TxnId, Boolean> eldest) {
-            return size() > TOMBSTONES;
-        }
-    };
-    /**
-     * Decisions that participants unreachable at the time have not acknowledged
-     * yet. The root does not wait for them, but they are re-sent when the link
-     * comes back, so that a prepared participant learns the outcome.
-     */
-    private final Map<TxnId, Undelivered> undelivered = new HashMap<>();
-    /** Attempts installed or discarded here whose bindings are still finishing: who to acknowledge then. */
-    private final Map<TxnId, Set<Integer>> finishing = new HashMap<>();
-    private List<Envelope> messages = new ArrayList<>();
-    private List<Decision> decisions = new ArrayList<>();
-
-    /** A commit or backout decision still owed to some hosts. */
-    private static final class Undelivered {
-        final Message decision;
-        final Set<Integer> hosts = new HashSet<>();
-        int ticksSinceSend;
-
-        Undelivered(Message decision) {
-            this.decision = decision;
-        }
-    }
+    private final CoreState state;
+    private final Locking locking;
+    private final Calls calls;
+    private final Coordinator coordinator;
+    private final Participant participant;
 
     /** A core for host number {@code host}, re-sending unanswered commit messages every 10 ticks. */
     public HostCore(int host) {
@@ -119,28 +85,77 @@ public final class HostCore {
      * an old one it remembers as ended.
      */
     public HostCore(int host, int resendTicks, boolean primaries, long serialBase) {
-        this.primaries = new Primaries(primaries);
-        this.host = host;
-        this.resendTicks = Math.max(1, resendTicks);
-        this.serials = serialBase;
+        this.state = new CoreState(host, resendTicks, serialBase);
+        this.locking = new Locking(state, primaries);
+        this.calls = new Calls(state, locking);
+        this.coordinator = new Coordinator(state, locking);
+        this.participant = new Participant(state, locking);
+        locking.wire(participant);
+        calls.wire(participant);
+        coordinator.wire(participant);
+        participant.wire(coordinator);
     }
 
     /** This host's number. */
     public int host() {
-        return host;
+        return state.host;
     }
 
     /** The Lamport clock. */
     public long clock() {
-        return clock;
+        return state.clock;
     }
 
     /** Hands out and forgets everything produced since the last drain. */
     public Outbox drain() {
-        Outbox out = new Outbox(messages, decisions);
-        messages = new ArrayList<>();
-        decisions = new ArrayList<>();
-        return out;
+        return state.drain();
+    }
+
+    // ---- start after a crash -----------------------------------------------------------------
+
+    /**
+     * Takes up what earlier runs of this host logged, before anything else
+     * happens in this run: attempts prepared here and not ended are in doubt
+     * and ask their peers and coordinator for the outcome (their variables
+     * stay locked meanwhile if {@code retakeLocks}); logged commits not every
+     * participant acknowledged are sent again; ended attempts are remembered,
+     * to answer queries. Records of forgotten attempts are skipped.
+     *
+     * @param records every durable record, in the order written (a torn last one already dropped)
+     * @param earlierRunsLogged true if earlier runs of this host wrote to this same log, so that an
+     *     attempt this host coordinated and did not log as committed was backed out (presumed abort);
+     *     false for a log that starts now (then such attempts are "undecided" to whoever asks)
+     * @param retakeLocks true if the host layer's variable values survive a restart (they need
+     *     protecting while in doubt); false if they start afresh, as a {@code Host}'s do
+     */
+    public void restore(List<StorageRecord> records, boolean earlierRunsLogged, boolean retakeLocks) {
+        state.earlierRunsLogged = earlierRunsLogged;
+        Map<TxnId, StorageRecord.Prepared> prepared = new HashMap<>();
+        Map<TxnId, Boolean> endings = new HashMap<>();
+        Map<TxnId, StorageRecord.Committed> committed = new HashMap<>();
+        Set<TxnId> order = new LinkedHashSet<>();
+        for (StorageRecord record : records) {
+            TxnId txn = record.txn();
+            order.add(txn);
+            switch (record) {
+                case StorageRecord.Prepared p -> prepared.put(txn, p);
+                case StorageRecord.Ended e -> endings.put(txn, e.committed());
+                case StorageRecord.Committed c -> committed.put(txn, c);
+                case StorageRecord.Forgotten f -> {
+                    prepared.remove(txn);
+                    committed.remove(txn);
+                    endings.remove(txn);
+                }
+            }
+        }
+        for (TxnId txn : order) {
+            if (committed.containsKey(txn)) {
+                coordinator.restore(committed.get(txn));
+            }
+            if (prepared.containsKey(txn)) {
+                participant.restore(prepared.get(txn), endings.get(txn), committed.containsKey(txn), retakeLocks);
+            }
+        }
     }
 
     // ---- roots ---------------------------------------------------------------------------
@@ -151,113 +166,28 @@ public final class HostCore {
      * now runs (it counts as one active thread).
      */
     public TxnId begin(long object) {
-        RootRecord root = new RootRecord(++serials, object, ++clock);
-        primaries.add(root);
-        return startAttempt(root);
+        return coordinator.begin(object);
     }
 
     /** Starts the next attempt of a root whose previous attempt ended with {@link Result#RETRY}. */
     public TxnId retry(TxnId previous) {
-        RootRecord root = retrying.remove(previous);
-        if (root == null) {
-            throw new IllegalStateException("attempt " + previous + " is not waiting for a retry");
-        }
-        return startAttempt(root);
-    }
-
-    private TxnId startAttempt(RootRecord root) {
-        TxnId id = new TxnId(host, ++serials);
-        root.attempt = id;
-        root.phase = RootRecord.Phase.RUNNING;
-        root.awaiting.clear();
-        root.result = null;
-        root.reason = null;
-        TxnRecord txn = new TxnRecord(id, primaries.priorityOf(root, host));
-        txn.active = 1;
-        txns.put(id, txn);
-        roots.put(id, root);
-        return id;
+        return coordinator.retry(previous);
     }
 
     /** The root body of {@code txn} ended; the outcome arrives later as {@link Decision.RootDone}. */
     public void finishRoot(TxnId txn, Ending ending) {
-        TxnRecord record = txns.get(txn);
-        RootRecord root = roots.get(txn);
-        if (record == null || root == null || root.phase != RootRecord.Phase.RUNNING) {
-            throw new IllegalStateException("attempt " + txn + " is not running here");
-        }
-        record.active--;
-        switch (ending) {
-            case DONE -> {
-                // A body that finished after its attempt was wounded, or while a
-                // nested call into this host still runs, cannot commit safely.
-                if (record.state == State.ACTIVE && record.active == 0) {
-                    startVoting(root, record);
-                } else {
-                    retryAfterWound(root, record);
-                }
-            }
-            case WOUNDED -> retryAfterWound(root, record);
-            case FAILED -> decideBackout(root, Result.FAILED, null);
-        }
+        coordinator.finishRoot(txn, ending);
     }
 
-    private void retryAfterWound(RootRecord root, TxnRecord record) {
-        if (record.state == State.ACTIVE) {
-            markWounded(record);
-        } else if (record.active == 0 && txns.containsKey(record.id)) {
-            backoutLocal(record);
-        }
-        root.result = Result.RETRY;
-        rootDone(root);
-    }
-
-    // ---- locks -----------------------------------------------------------------------------
+    // ---- locks and calls -----------------------------------------------------------------------
 
     /**
      * Requests {@code lock} for {@code txn}. Returns true if granted at once;
      * otherwise {@link Decision.Granted} or {@link Decision.Wounded} follows.
      */
     public boolean lock(TxnId txn, LockId lock) {
-        TxnRecord record = txns.get(txn);
-        if (record == null || record.state != State.ACTIVE) {
-            decisions.add(new Decision.Wounded(txn));
-            return false;
-        }
-        if (record.held.contains(lock) || record.held.contains(lock.wholeLock())) {
-            return true;
-        }
-        if (locks.grantable(record, lock)) {
-            locks.hold(record, lock);
-            return true;
-        }
-        locks.enqueue(record, lock);
-        woundBlockers(record, lock);
-        return false;
+        return locking.lock(txn, lock);
     }
-
-    /** Wound-wait: every holder of a conflicting lock that {@code record} outranks is wounded. */
-    private void woundBlockers(TxnRecord record, LockId lock) {
-        for (TxnRecord holder : locks.blockers(record, lock)) {
-            if (record.priority.beats(holder.priority) && holder.woundable()) {
-                markWounded(holder);
-            }
-        }
-    }
-
-    private void releaseLocks(TxnRecord record) {
-        for (Object variable : locks.releaseAll(record)) {
-            grant(variable);
-        }
-    }
-
-    private void grant(Object variable) {
-        for (Map.Entry<TxnRecord, LockId> granted : locks.grantWaiters(variable)) {
-            decisions.add(new Decision.Granted(granted.getKey().id, granted.getValue()));
-        }
-    }
-
-    // ---- calls -----------------------------------------------------------------------------
 
     /**
      * Sends {@code request} to host {@code to} as a call inside {@code txn}.
@@ -266,63 +196,15 @@ public final class HostCore {
      * attempt was already wounded here.
      */
     public long call(TxnId txn, int to, Object request) {
-        TxnRecord record = txns.get(txn);
-        if (record == null || record.state != State.ACTIVE) {
-            return -1;
-        }
-        long callId = ((long) host << 40) | ++calls;
-        if (down.contains(to)) {
-            decisions.add(new Decision.CallFailed(txn, callId, to));
-            return callId;
-        }
-        record.outstanding.put(callId, to);
-        send(to, new Message.Call(txn, record.priority, callId, request));
-        return callId;
+        return calls.call(txn, to, request);
     }
 
     /** A call served here (after {@link Decision.RunCall}) ended; its reply goes back to the caller. */
     public void finishCall(TxnId txn, long callId, Object response, boolean wounded) {
-        TxnRecord record = txns.get(txn);
-        Integer caller = record == null ? null : record.serving.remove(callId);
-        if (caller == null) {
-            throw new IllegalStateException("call " + callId + " of " + txn + " is not being served here");
-        }
-        record.active--;
-        if (wounded && record.state == State.ACTIVE) {
-            markWounded(record);
-        }
-        Set<Integer> touched = new HashSet<>(record.participants);
-        touched.add(host);
-        send(caller, new Message.Reply(txn, callId, response, record.state == State.WOUNDED, touched));
-        if (record.state == State.WOUNDED && record.active == 0 && txns.containsKey(txn)) {
-            backoutLocal(record);
-        }
+        calls.finishCall(txn, callId, response, wounded);
     }
 
-    // ---- two-phase commit ------------------------------------------------------------------
-
-    private void startVoting(RootRecord root, TxnRecord record) {
-        root.participants = inOrder(record.participants);
-        for (int participant : root.participants) {
-            if (down.contains(participant)) {
-                // A participant holds effects of this attempt but cannot commit them: retry,
-                // and the retry meets the unreachable host where the program can handle it.
-                decideBackout(root, Result.RETRY, "host " + participant + " is unreachable");
-                return;
-            }
-        }
-        root.phase = RootRecord.Phase.VOTING;
-        record.state = State.PREPARING;
-        record.coordinator = host;
-        record.peers = root.participants; // whom a restarted run of this host would ask
-        root.awaiting.addAll(root.participants);
-        root.awaiting.add(host);
-        root.ticksSinceSend = 0;
-        for (int participant : root.participants) {
-            send(participant, new Message.Prepare(record.id, root.participants));
-        }
-        decisions.add(new Decision.PrepareLocal(record.id));
-    }
+    // ---- votes and acknowledgements ----------------------------------------------------------
 
     /** The local bindings prepared {@code txn} (after {@link Decision.PrepareLocal}) and vote; none took part. */
     public void vote(TxnId txn, boolean yes, String reason) {
@@ -337,468 +219,66 @@ public final class HostCore {
      * returns after every binding committed or undid its work.
      */
     public void vote(TxnId txn, boolean yes, String reason, boolean finishLater) {
-        TxnRecord record = txns.get(txn);
-        if (record == null || record.state != State.PREPARING) {
-            return;
-        }
-        record.finishLater = finishLater;
-        record.state = State.PREPARED;
-        record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
-        record.localReason = reason;
-        if (record.backoutAfterVote) {
-            backoutLocal(record);
-            return;
-        }
-        deliverVote(record);
-        if (record.coordinator != host && down.contains(record.coordinator)) {
-            coordinatorLost(record);
-        }
-    }
-
-    private void deliverVote(TxnRecord record) {
-        if (record.coordinator == host) {
-            onVote(host, new Message.Vote(record.id, record.localVote, record.localReason));
-        } else {
-            send(record.coordinator, new Message.Vote(record.id, record.localVote, record.localReason));
-        }
-    }
-
-    private void onVote(int from, Message.Vote vote) {
-        RootRecord root = roots.get(vote.txn());
-        if (root == null || root.phase != RootRecord.Phase.VOTING || !root.awaiting.contains(from)) {
-            return;
-        }
-        switch (vote.verdict()) {
-            case YES -> {
-                root.awaiting.remove(from);
-                if (root.awaiting.isEmpty()) {
-                    decideCommit(root);
-                }
-            }
-            case WOUNDED -> decideBackout(root, Result.RETRY, vote.reason());
-            case REFUSED -> decideBackout(root, Result.REFUSED, vote.reason());
-        }
-    }
-
-    private void decideCommit(RootRecord root) {
-        root.phase = RootRecord.Phase.DECIDED;
-        root.result = Result.COMMITTED;
-        root.committedAt = ++clock;
-        root.ticksSinceSend = 0;
-        root.awaiting.clear();
-        tellParticipants(root, new Message.Commit(root.attempt));
-        // The root's own install counts like a participant's: its bindings must finish too.
-        TxnRecord record = txns.get(root.attempt);
-        root.awaiting.add(host);
-        record.acksOwed.add(host);
-        installLocal(record);
-        finishIfAcknowledged(root);
-    }
-
-    /** Backs the attempt out on every participant; the root ends once all acknowledged. */
-    private void decideBackout(RootRecord root, Result result, String reason) {
-        root.phase = RootRecord.Phase.DECIDED;
-        root.result = result;
-        root.reason = reason;
-        root.ticksSinceSend = 0;
-        root.awaiting.clear();
-        TxnRecord record = txns.get(root.attempt);
-        if (root.participants.isEmpty() && record != null) {
-            root.participants = inOrder(record.neighbours(host));
-        }
-        tellParticipants(root, new Message.Backout(root.attempt));
-        if (record != null) {
-            root.awaiting.add(host);
-            record.acksOwed.add(host);
-            abandon(record);
-        }
-        finishIfAcknowledged(root);
-    }
-
-    /** Sends a decision to every participant; the root waits for the reachable ones' acknowledgements. */
-    private void tellParticipants(RootRecord root, Message decision) {
-        for (int participant : root.participants) {
-            if (down.contains(participant)) {
-                owe(decision, participant);
-            } else {
-                root.awaiting.add(participant);
-                send(participant, decision);
-            }
-        }
-    }
-
-    private void owe(Message decision, int participant) {
-        undelivered.computeIfAbsent(decision.txn(), t -> new Undelivered(decision)).hosts.add(participant);
-    }
-
-    private void onAck(int from, TxnId txn) {
-        Undelivered owed = undelivered.get(txn);
-        if (owed != null && owed.hosts.remove(from) && owed.hosts.isEmpty()) {
-            undelivered.remove(txn);
-        }
-        RootRecord root = roots.get(txn);
-        if (root != null && root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(from)) {
-            finishIfAcknowledged(root);
-        }
-    }
-
-    private void finishIfAcknowledged(RootRecord root) {
-        if (root.awaiting.isEmpty() && roots.get(root.attempt) == root) {
-            rootDone(root);
-        }
-    }
-
-    private void rootDone(RootRecord root) {
-        roots.remove(root.attempt);
-        decisions.add(new Decision.RootDone(root.attempt, root.result, root.reason));
-        if (root.result == Result.RETRY) {
-            retrying.put(root.attempt, root);
-            return;
-        }
-        RootRecord promoted = primaries.finish(root, root.result == Result.COMMITTED ? root.committedAt : -1);
-        if (promoted != null) {
-            promote(promoted);
-        }
-    }
-
-    // ---- primaries -------------------------------------------------------------------------
-
-    /** The root became its endpoint's primary: its running attempt outranks every standard from now on. */
-    private void promote(RootRecord root) {
-        TxnRecord record = txns.get(root.attempt);
-        if (record == null) {
-            return; // between attempts: the next attempt starts as primary
-        }
-        raisePriority(record, primaries.priorityOf(root, host), -1);
-    }
-
-    private void raisePriority(TxnRecord record, Priority priority, int from) {
-        if (!priority.beats(record.priority)) {
-            return;
-        }
-        record.priority = priority;
-        for (int neighbour : record.neighbours(host)) {
-            if (neighbour != from) {
-                send(neighbour, new Message.Promote(record.id, priority));
-            }
-        }
-        for (LockId lock : List.copyOf(record.waiting)) {
-            woundBlockers(record, lock);
-        }
-    }
-
-    // ---- wound and backout -----------------------------------------------------------------
-
-    /**
-     * Wounds an active attempt here: wakes its threads, tells every other
-     * host that may hold state or threads of it (so that a thread blocked on
-     * another host stops too), and backs it out here once no thread of it runs.
-     */
-    private void markWounded(TxnRecord record) {
-        if (record.state != State.ACTIVE) {
-            return;
-        }
-        record.state = State.WOUNDED;
-        decisions.add(new Decision.Wounded(record.id));
-        for (int neighbour : record.neighbours(host)) {
-            send(neighbour, new Message.Wound(record.id));
-        }
-        for (Object variable : locks.cancelWaits(record)) {
-            grant(variable);
-        }
-        if (record.active == 0) {
-            backoutLocal(record);
-        }
+        vote(txn, yes, reason, finishLater, NO_PAYLOAD);
     }
 
     /**
-     * Ends the attempt's part here and downstream without committing, as soon
-     * as that is safe: for a coordinator's backout, or because this host lost
-     * its way to the caller. Unlike a wound it does not stop the root, which
-     * may go on without this host (after catching a NetworkException).
+     * Votes as {@link #vote(TxnId, boolean, String, boolean)}, and logs
+     * {@code payload} with a yes vote: the host layer's own data for finishing
+     * or undoing the attempt here after a crash, handed back in the
+     * {@link StorageRecord.Prepared} record at the next start.
      */
-    private void abandon(TxnRecord record) {
-        switch (record.state) {
-            case PREPARING -> record.backoutAfterVote = true;
-            case PREPARED -> backoutLocal(record);
-            case ACTIVE, WOUNDED -> {
-                if (record.state == State.ACTIVE) {
-                    record.state = State.WOUNDED;
-                    decisions.add(new Decision.Wounded(record.id));
-                    for (int callee : record.downstream(host)) {
-                        send(callee, new Message.Backout(record.id));
-                    }
-                    for (Object variable : locks.cancelWaits(record)) {
-                        grant(variable);
-                    }
-                }
-                if (record.active == 0) {
-                    backoutLocal(record);
-                }
-            }
-        }
+    public void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
+        participant.vote(txn, yes, reason, finishLater, payload);
     }
 
-    private void backoutLocal(TxnRecord record) {
-        txns.remove(record.id);
-        ended.put(record.id, false);
-        decisions.add(new Decision.Discard(record.id, record.prepared()));
-        releaseLocks(record);
-        acknowledge(record);
-    }
-
-    private void installLocal(TxnRecord record) {
-        txns.remove(record.id);
-        ended.put(record.id, true);
-        decisions.add(new Decision.Install(record.id));
-        releaseLocks(record);
-        acknowledge(record);
-    }
-
-    private void acknowledge(TxnRecord record) {
-        if (record.finishLater) {
-            finishing.put(record.id, new HashSet<>(record.acksOwed));
-            return;
-        }
-        acknowledge(record.id, record.acksOwed);
-    }
-
-    private void acknowledge(TxnId txn, Set<Integer> hosts) {
-        for (int to : hosts) {
-            if (to == host) {
-                onAck(host, txn);
-            } else {
-                send(to, new Message.Ack(txn));
-            }
-        }
-    }
-
-    /** The bindings of an installed or discarded attempt finished their commit or abort: acknowledge now. */
+    /**
+     * The host layer applied an attempt's {@link Decision.Install} or
+     * {@link Decision.Discard} and its bindings finished their commit or
+     * abort: log its end and acknowledge now. The host layer reports this
+     * for every install and discard (for one that needs no report it changes
+     * nothing): an attempt whose yes vote was logged logs its end only after
+     * it was applied, so that a crash in between applies it again rather
+     * than never.
+     */
     public void finished(TxnId txn) {
-        Set<Integer> owed = finishing.remove(txn);
-        if (owed != null) {
-            acknowledge(txn, owed);
-        }
-    }
-
-    /** Answers a commit or backout for an attempt that already ended here, once its bindings finished. */
-    private void acknowledgeEnded(int from, TxnId txn) {
-        Set<Integer> owed = finishing.get(txn);
-        if (owed != null) {
-            owed.add(from);
-        } else {
-            send(from, new Message.Ack(txn));
-        }
+        participant.finished(txn);
     }
 
     // ---- messages --------------------------------------------------------------------------
 
     /** Handles a message received from another host (or looped back from this one). */
     public void step(Envelope envelope) {
-        clock = Math.max(clock, envelope.clock()) + 1;
+        state.clock = Math.max(state.clock, envelope.clock()) + 1;
         int from = envelope.from();
         switch (envelope.message()) {
-            case Message.Call call -> onCall(from, call);
-            case Message.Reply reply -> onReply(reply);
-            case Message.Wound wound -> onWound(wound.txn());
-            case Message.Promote promote -> onPromote(from, promote);
-            case Message.Prepare prepare -> onPrepare(from, prepare);
-            case Message.Vote vote -> onVote(from, vote);
-            case Message.Commit commit -> onCommit(from, commit.txn());
-            case Message.Backout backout -> onBackout(from, backout.txn());
-            case Message.Ack ack -> onAck(from, ack.txn());
-            case Message.Query query -> send(from, new Message.Answer(query.txn(), outcomeOf(query.txn())));
-            case Message.Answer answer -> onAnswer(from, answer);
+            case Message.Call call -> calls.onCall(from, call);
+            case Message.Reply reply -> calls.onReply(reply);
+            case Message.Wound wound -> locking.onWound(wound.txn());
+            case Message.Promote promote -> locking.onPromote(from, promote);
+            case Message.Prepare prepare -> participant.onPrepare(from, prepare);
+            case Message.Vote vote -> coordinator.onVote(from, vote);
+            case Message.Commit commit -> participant.onCommit(from, commit.txn());
+            case Message.Backout backout -> participant.onBackout(from, backout.txn());
+            case Message.Ack ack -> coordinator.onAck(from, ack.txn());
+            case Message.Query query -> state.send(from, new Message.Answer(query.txn(), outcomeOf(query.txn())));
+            case Message.Answer answer -> participant.onAnswer(answer);
         }
-    }
-
-    private void onCall(int from, Message.Call call) {
-        TxnRecord record = txns.get(call.txn());
-        if (record == null && !ended.containsKey(call.txn())) {
-            record = new TxnRecord(call.txn(), call.priority());
-            txns.put(call.txn(), record);
-        }
-        if (record == null || record.state != State.ACTIVE) {
-            send(from, new Message.Reply(call.txn(), call.callId(), null, true, Set.of(host)));
-            return;
-        }
-        if (call.priority().beats(record.priority)) {
-            record.priority = call.priority();
-        }
-        record.callers.add(from);
-        record.serving.put(call.callId(), from);
-        record.active++;
-        decisions.add(new Decision.RunCall(call.txn(), call.callId(), from, call.request()));
-    }
-
-    private void onReply(Message.Reply reply) {
-        TxnRecord record = txns.get(reply.txn());
-        Integer to = record == null ? null : record.outstanding.remove(reply.callId());
-        if (to == null) {
-            return;
-        }
-        Set<Integer> learned = new HashSet<>(reply.participants());
-        learned.add(to);
-        learned.remove(host);
-        learned.removeAll(record.participants);
-        record.participants.addAll(learned);
-        if (record.state == State.WOUNDED) {
-            // Hosts learned only now may not have heard that this attempt ends here.
-            for (int participant : learned) {
-                send(participant, new Message.Backout(record.id));
-            }
-        }
-        if (reply.wounded()) {
-            markWounded(record);
-        }
-        decisions.add(new Decision.Replied(reply.txn(), reply.callId(), reply.response(), reply.wounded()));
-    }
-
-    private void onWound(TxnId txn) {
-        TxnRecord record = txns.get(txn);
-        if (record == null) {
-            // The call that would create the record may still be on its way; refuse it when it comes.
-            ended.putIfAbsent(txn, false);
-            return;
-        }
-        markWounded(record);
-    }
-
-    private void onPromote(int from, Message.Promote promote) {
-        TxnRecord record = txns.get(promote.txn());
-        if (record != null) {
-            raisePriority(record, promote.priority(), from);
-        }
-    }
-
-    private void onPrepare(int from, Message.Prepare prepare) {
-        TxnId txn = prepare.txn();
-        TxnRecord record = txns.get(txn);
-        if (record == null || record.state == State.WOUNDED || record.active > 0) {
-            send(from, new Message.Vote(txn, Verdict.WOUNDED, "attempt " + txn + " was backed out on host " + host));
-            if (record != null) {
-                abandon(record);
-            }
-            return;
-        }
-        if (record.state == State.PREPARED) {
-            deliverVote(record); // the coordinator re-sent Prepare: our vote was lost or is late
-            return;
-        }
-        if (record.state == State.ACTIVE) {
-            record.state = State.PREPARING;
-            record.coordinator = from;
-            record.peers = peersOf(prepare.participants(), from);
-            decisions.add(new Decision.PrepareLocal(txn));
-        }
-    }
-
-    private void onCommit(int from, TxnId txn) {
-        TxnRecord record = txns.get(txn);
-        if (record == null) {
-            if (heuristicallyBackedOut.remove(txn)) {
-                heuristicHazards++; // resolveInDoubt guessed backout; the coordinator had decided commit
-            }
-            acknowledgeEnded(from, txn); // a re-sent Commit: already installed
-            return;
-        }
-        record.acksOwed.add(from);
-        installLocal(record);
-    }
-
-    private void onBackout(int from, TxnId txn) {
-        TxnRecord record = txns.get(txn);
-        if (record == null) {
-            if (heuristicallyCommitted.remove(txn)) {
-                heuristicHazards++; // resolveInDoubt guessed commit; the coordinator had decided backout
-            }
-            ended.putIfAbsent(txn, false);
-            acknowledgeEnded(from, txn);
-            return;
-        }
-        record.acksOwed.add(from);
-        abandon(record);
-    }
-
-    // ---- cooperative termination ----------------------------------------------------------
-
-    /**
-     * The coordinator of a prepared attempt became unreachable. A no vote
-     * means the coordinator cannot commit: back out now. After a yes vote the
-     * outcome is unknown here; the peers may know it (one committed, or one
-     * never voted yes and so can veto), so ask them, and keep asking on ticks.
-     */
-    private void coordinatorLost(TxnRecord record) {
-        if (record.state != State.PREPARED) {
-            return; // still preparing: vote() comes back here once the bindings voted
-        }
-        if (record.localVote != Verdict.YES) {
-            backoutLocal(record);
-            return;
-        }
-        record.inDoubt = true;
-        queryAll(record);
-    }
-
-    /**
-     * Asks every peer and the coordinator, reachable or not: peers of a
-     * participant often have no link to it yet, and a transport that can
-     * dial them does so when asked to send (then reports the link up).
-     */
-    private void queryAll(TxnRecord record) {
-        record.ticksSinceQuery = 0;
-        for (int peer : record.peers) {
-            query(record, peer);
-        }
-        if (record.coordinator != host) {
-            query(record, record.coordinator); // back, perhaps after a restart: it may still know
-        }
-    }
-
-    private void query(TxnRecord record, int to) {
-        send(to, new Message.Query(record.id));
     }
 
     /**
      * What this host can tell a participant that asks about {@code txn}. A
      * host that has not voted yes vetoes: it backs the attempt out (so it
      * never votes yes later) and answers backed out. A host that voted yes,
-     * or that forgot the attempt (it may have restarted after committing),
-     * cannot say.
+     * or that forgot the attempt, cannot say; the coordinator answers from
+     * its log, presuming abort for what it did not log as committed.
      */
     private Message.Outcome outcomeOf(TxnId txn) {
-        RootRecord root = roots.get(txn);
-        if (root != null) {
-            return root.phase != RootRecord.Phase.DECIDED ? Message.Outcome.UNDECIDED
-                    : root.result == Result.COMMITTED ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT;
-        }
-        TxnRecord record = txns.get(txn);
-        if (record == null) {
-            Boolean committed = ended.get(txn);
-            return committed == null ? Message.Outcome.UNDECIDED
-                    : committed ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT;
-        }
-        return switch (record.state) {
-            case ACTIVE, WOUNDED -> {
-                abandon(record);
-                yield Message.Outcome.BACKED_OUT;
-            }
-            case PREPARING -> Message.Outcome.UNDECIDED;
-            case PREPARED -> record.localVote == Verdict.YES ? Message.Outcome.UNDECIDED : Message.Outcome.BACKED_OUT;
-        };
+        Message.Outcome outcome = coordinator.outcomeOf(txn);
+        return outcome == null ? Message.Outcome.UNDECIDED : outcome;
     }
 
-    private void onAnswer(int from, Message.Answer answer) {
-        TxnRecord record = txns.get(answer.txn());
-        if (record == null || !record.inDoubt) {
-            return; // decided meanwhile, or an answer this host never needed
-        }
-        switch (answer.outcome()) {
-            case COMMITTED -> installLocal(record);
-            case BACKED_OUT -> backoutLocal(record);
-            case UNDECIDED -> { } // asked again on a later tick
-        }
-    }
+    // ---- in doubt --------------------------------------------------------------------------
 
     /**
      * Takes up an attempt that this run never saw but whose bindings journaled
@@ -808,31 +288,17 @@ public final class HostCore {
      * The first definite answer, or the coordinator's own Commit or Backout,
      * yields the usual {@link Decision.Install} or {@link Decision.Discard}.
      * The placeholder holds no locks and runs no threads; while it waits it
-     * answers peers' queries with "undecided", since its vote was yes.
+     * answers peers' queries with "undecided", since its vote was yes. An
+     * attempt {@link #restore}d from the log is the same attempt: its
+     * decision is still to come.
      *
      * @param txn the attempt, as journaled
      * @param peers the other participants the coordinator named (this host and the coordinator are ignored)
-     * @return false, changing nothing, if this run already holds the attempt;
+     * @return false, changing nothing, if this run holds the attempt as one of its own;
      *     if it already ended here, its decision is given again
      */
     public boolean recover(TxnId txn, Set<Integer> peers) {
-        if (txns.containsKey(txn)) {
-            return false;
-        }
-        Boolean committed = ended.get(txn);
-        if (committed != null) {
-            decisions.add(committed ? new Decision.Install(txn) : new Decision.Discard(txn, true));
-            return true;
-        }
-        TxnRecord record = new TxnRecord(txn, new Priority(false, 0, txn.host(), txn.serial()));
-        record.state = State.PREPARED;
-        record.localVote = Verdict.YES;
-        record.coordinator = txn.host();
-        record.peers = peersOf(peers, txn.host());
-        record.inDoubt = true;
-        txns.put(txn, record);
-        queryAll(record);
-        return true;
+        return participant.recover(txn, peers);
     }
 
     /**
@@ -842,15 +308,7 @@ public final class HostCore {
      * attempt not prepared here.
      */
     public Set<Integer> participantsToAsk(TxnId txn) {
-        TxnRecord record = txns.get(txn);
-        if (record == null || !record.prepared() || record.coordinator < 0) {
-            return Set.of();
-        }
-        Set<Integer> hosts = new TreeSet<>(record.peers);
-        if (record.coordinator != host) {
-            hosts.add(record.coordinator);
-        }
-        return Collections.unmodifiableSet(hosts);
+        return participant.participantsToAsk(txn);
     }
 
     /**
@@ -864,40 +322,17 @@ public final class HostCore {
      * @return false, changing nothing, unless the attempt is prepared here and its coordinator unreachable
      */
     public boolean resolveInDoubt(TxnId txn, boolean commit) {
-        TxnRecord record = txns.get(txn);
-        if (record == null || !lostCoordinator(record)) {
-            return false;
-        }
-        if (commit) {
-            heuristicallyCommitted.add(txn);
-            installLocal(record);
-        } else {
-            heuristicallyBackedOut.add(txn);
-            backoutLocal(record);
-        }
-        return true;
-    }
-
-    /** Prepared here, coordinated elsewhere, and the coordinator is (or was, since the vote) unreachable. */
-    private boolean lostCoordinator(TxnRecord record) {
-        return record.prepared() && record.coordinator != host
-                && (record.inDoubt || down.contains(record.coordinator));
+        return participant.resolveInDoubt(txn, commit);
     }
 
     /** How many heuristic decisions turned out to disagree with their coordinator's. */
     public int heuristicHazards() {
-        return heuristicHazards;
+        return participant.heuristicHazards();
     }
 
-    /** The prepared attempts here whose coordinator is unreachable. */
+    /** The prepared attempts here whose coordinator is unreachable (or that a restart found in doubt). */
     public List<TxnId> inDoubt() {
-        List<TxnId> inDoubt = new ArrayList<>();
-        for (TxnRecord record : txns.values()) {
-            if (lostCoordinator(record)) {
-                inDoubt.add(record.id);
-            }
-        }
-        return inDoubt;
+        return participant.inDoubt();
     }
 
     // ---- links and time --------------------------------------------------------------------
@@ -908,165 +343,85 @@ public final class HostCore {
      * commits this host coordinates stop waiting for it.
      */
     public void linkDown(int lost) {
-        down.add(lost);
-        for (TxnRecord record : List.copyOf(txns.values())) {
-            failCallsTo(record, lost);
-            if (!record.prepared() && txns.containsKey(record.id)
+        state.down.add(lost);
+        for (TxnRecord record : List.copyOf(state.txns.values())) {
+            calls.failCallsTo(record, lost);
+            if (!record.prepared() && state.txns.containsKey(record.id)
                     && (record.id.host() == lost || record.callers.contains(lost))) {
-                abandon(record);
-            } else if (record.prepared() && record.coordinator == lost && !record.inDoubt) {
-                coordinatorLost(record);
+                participant.abandon(record);
+            } else {
+                participant.linkDown(record, lost);
             }
         }
-        for (RootRecord root : List.copyOf(roots.values())) {
-            if (root.phase == RootRecord.Phase.VOTING && root.awaiting.contains(lost)) {
-                decideBackout(root, Result.RETRY, "host " + lost + " became unreachable during commit");
-            } else if (root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(lost)) {
-                owe(resendable(root), lost);
-                finishIfAcknowledged(root);
-            }
-        }
-    }
-
-    private void failCallsTo(TxnRecord record, int lost) {
-        var calls = record.outstanding.entrySet().iterator();
-        while (calls.hasNext()) {
-            Map.Entry<Long, Integer> call = calls.next();
-            if (call.getValue() == lost) {
-                calls.remove();
-                decisions.add(new Decision.CallFailed(record.id, call.getKey(), lost));
-            }
-        }
+        coordinator.linkDown(lost);
     }
 
     /**
      * Host {@code restarted} is back as a new run, which lost every attempt it
-     * held in memory (its bindings' own recovery settles what they journaled).
-     * The transport reports it before {@link #linkUp}. Everything the old run
-     * was part of is treated as lost with its link, and decisions owed to it
-     * are dropped: re-sent to the new run they would name attempts it never
-     * saw, which a wire transport rightly refuses.
+     * held in memory and took up what it had logged. The transport reports it
+     * before {@link #linkUp}. Everything the old run was part of is treated
+     * as lost with its link, and decisions owed to it are dropped (see
+     * {@link Coordinator#peerRestarted}).
      */
     public void peerRestarted(int restarted) {
         linkDown(restarted);
-        undelivered.values().removeIf(owed -> owed.hosts.remove(restarted) && owed.hosts.isEmpty());
+        coordinator.peerRestarted(restarted);
     }
 
-    /** The transport (re)connected host {@code reached}: decisions owed to it go out now. */
+    /** The transport (re)connected host {@code reached}: decisions owed to it go out now, and queries in doubt. */
     public void linkUp(int reached) {
-        down.remove(reached);
-        for (Undelivered owed : undelivered.values()) {
-            if (owed.hosts.contains(reached)) {
-                send(reached, owed.decision);
-            }
-        }
-        for (TxnRecord record : txns.values()) {
-            if (record.inDoubt && (record.peers.contains(reached) || record.coordinator == reached)) {
-                query(record, reached);
-            }
-        }
+        state.down.remove(reached);
+        coordinator.linkUp(reached);
+        participant.linkUp(reached);
     }
 
     /**
      * Time passed. Coordinators re-send Prepare, Commit and Backout to
-     * participants that have not answered for a while, so that a decision
-     * reaches a participant whose messages were lost, and keep re-sending
-     * decisions owed to participants that were unreachable.
+     * participants that have not answered for a while, and keep re-sending
+     * decisions owed to participants that were unreachable; attempts in doubt
+     * ask again.
      */
     public void tick() {
-        for (RootRecord root : roots.values()) {
-            if (root.phase == RootRecord.Phase.RUNNING || ++root.ticksSinceSend < resendTicks) {
-                continue;
-            }
-            root.ticksSinceSend = 0;
-            for (int participant : root.awaiting) {
-                if (participant != host && !down.contains(participant)) {
-                    send(participant, resendable(root));
-                }
-            }
-        }
-        for (Undelivered owed : undelivered.values()) {
-            if (++owed.ticksSinceSend < resendTicks) {
-                continue;
-            }
-            owed.ticksSinceSend = 0;
-            for (int participant : owed.hosts) {
-                if (!down.contains(participant)) {
-                    send(participant, owed.decision);
-                }
-            }
-        }
-        for (TxnRecord record : txns.values()) {
-            if (record.inDoubt && ++record.ticksSinceQuery >= resendTicks) {
-                queryAll(record);
-            }
-        }
-    }
-
-    private Message resendable(RootRecord root) {
-        if (root.phase == RootRecord.Phase.VOTING) {
-            return new Message.Prepare(root.attempt, root.participants);
-        }
-        return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
-    }
-
-    /** The participants other than this host and the coordinator: whom a participant in doubt asks. */
-    private Set<Integer> peersOf(Set<Integer> participants, int coordinator) {
-        Set<Integer> peers = new TreeSet<>(participants);
-        peers.remove(host);
-        peers.remove(coordinator);
-        return Collections.unmodifiableSet(peers);
-    }
-
-    /**
-     * A fixed copy of a host set that iterates in host order: {@code Set.copyOf}
-     * iterates in an order salted per JVM, and the core must send the same
-     * messages in the same order for the same inputs (simulation seeds replay).
-     */
-    private static Set<Integer> inOrder(Set<Integer> hosts) {
-        return Collections.unmodifiableSet(new TreeSet<>(hosts));
-    }
-
-    private void send(int to, Message message) {
-        messages.add(new Envelope(host, to, ++clock, message));
+        coordinator.tick();
+        participant.tick();
     }
 
     // ---- inspection for tests --------------------------------------------------------------
 
     /** True unless the transport reported host {@code other} unreachable. */
     public boolean canReach(int other) {
-        return !down.contains(other);
+        return !state.down.contains(other);
     }
 
     /** Number of decisions still owed to participants that were unreachable. */
     public int undeliveredDecisions() {
-        return undelivered.size();
+        return coordinator.undeliveredDecisions();
     }
 
     /** Number of attempts with state or threads on this host. */
     public int liveAttempts() {
-        return txns.size();
+        return state.txns.size();
     }
 
     /** Number of variables that have lock holders or waiters on this host. */
     public int busyVariables() {
-        return locks.busyVariables();
+        return locking.busyVariables();
     }
 
     /** Number of lock requests waiting on this host. */
     public int waitingRequests() {
-        return locks.waitingRequests();
+        return locking.waitingRequests();
     }
 
     /** The current priority of a live attempt on this host, or null. */
     public Priority priorityOf(TxnId txn) {
-        TxnRecord record = txns.get(txn);
+        TxnRecord record = state.txns.get(txn);
         return record == null ? null : record.priority;
     }
 
     /** True if the attempt is prepared (or preparing) here, so that it can no longer be wounded. */
     public boolean isPrepared(TxnId txn) {
-        TxnRecord record = txns.get(txn);
+        TxnRecord record = state.txns.get(txn);
         return record != null && record.prepared();
     }
 }

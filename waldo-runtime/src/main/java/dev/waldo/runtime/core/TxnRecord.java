@@ -53,6 +53,10 @@ final class TxnRecord {
     boolean inDoubt;
     /** Ticks since the peers were last asked. */
     int ticksSinceQuery;
+    /** A {@link StorageRecord.Prepared} for the attempt is durable here: its end is logged too. */
+    boolean logged;
+    /** Restored from storage after a restart: its bindings finish through their own recovery. */
+    boolean restored;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

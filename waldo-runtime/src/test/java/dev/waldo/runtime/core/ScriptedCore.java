@@ -1,5 +1,6 @@
 package dev.waldo.runtime.core;
 
+import dev.waldo.runtime.storage.InMemoryStorage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,12 +29,16 @@ import java.util.Set;
  * drop a b              lose the next message from a to b
  * tick a [n]            host a ticks n times
  * cut a b / heal a b    the link between a and b goes down (losing what is on it) / up
- * restart c             host c is killed and starts again with an empty core (what was on its links is lost)
+ * restart c             host c is killed and starts again with an empty core and log (what was on its links is lost)
+ * crash c               host c is killed and starts again from its log (what was on its links is lost)
+ * log c                 the records host c has made durable so far
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
  * </pre>
  */
 final class ScriptedCore {
     private final Map<String, HostCore> cores = new LinkedHashMap<>();
+    private final Map<String, InMemoryStorage> storages = new HashMap<>();
+    private int runs;
     private final Map<Integer, String> hostNames = new HashMap<>();
     private final Map<String, TxnId> attempts = new HashMap<>();
     private final Map<TxnId, String> attemptNames = new HashMap<>();
@@ -46,6 +51,8 @@ final class ScriptedCore {
         for (String name : hosts) {
             int number = cores.size() + 1;
             cores.put(name, new HostCore(number, 2));
+            storages.put(name, new InMemoryStorage());
+            storages.get(name).load();
             hostNames.put(number, name);
         }
     }
@@ -112,6 +119,12 @@ final class ScriptedCore {
                 cores.get(words[2]).linkUp(number(host));
             }
             case "restart" -> restart(host);
+            case "crash" -> crash(host);
+            case "log" -> {
+                for (StorageRecord record : storages.get(host).load()) {
+                    note("logged " + describe(record));
+                }
+            }
             case "recover" -> {
                 Set<Integer> peers = new HashSet<>();
                 for (int i = 3; i < words.length; i++) {
@@ -131,6 +144,29 @@ final class ScriptedCore {
             loseQueued(other + ">" + host);
         }
         cores.put(host, new HostCore(number, 2));
+        storages.put(host, new InMemoryStorage());
+        storages.get(host).load();
+    }
+
+    private void crash(String host) {
+        InMemoryStorage storage = storages.get(host);
+        restart(host);
+        HostCore core = new HostCore(number(host), 2, true, ++runs * 1000L);
+        cores.put(host, core);
+        storages.put(host, storage);
+        core.restore(storage.load(), storage.hasEarlierRuns(), false);
+    }
+
+    private String describe(StorageRecord record) {
+        String attempt = attemptNames.get(record.txn());
+        return switch (record) {
+            case StorageRecord.Prepared prepared -> "prepared " + attempt + ", coordinator "
+                    + hostNames.get(prepared.coordinator()) + ", peers "
+                    + new java.util.TreeSet<>(prepared.peers()).stream().map(hostNames::get).toList();
+            case StorageRecord.Committed committed -> "commit " + attempt;
+            case StorageRecord.Ended ended -> "end " + attempt + (ended.committed() ? " committed" : " backed out");
+            case StorageRecord.Forgotten forgotten -> "forgot " + attempt;
+        };
     }
 
     private void loseQueued(String link) {
@@ -161,26 +197,42 @@ final class ScriptedCore {
         }
     }
 
-    /** Drains every core, queueing messages on their links and tracing everything. */
+    /**
+     * Drains every core, queueing messages on their links and tracing
+     * everything, until none produces more. Installs and discards count as
+     * applied at once (reported to the core with {@code finished}); the
+     * records the cores ask to persist are not traced.
+     */
     private void collect() {
         for (Map.Entry<String, HostCore> entry : cores.entrySet()) {
-            String host = entry.getKey();
-            Outbox out = entry.getValue().drain();
-            for (Decision decision : out.decisions()) {
-                trace.add("  " + host + ": " + describe(decision));
-                if (decision instanceof Decision.RunCall run) {
-                    served.put(host + "/" + attemptNames.get(run.txn()), run.callId());
-                }
-            }
-            for (Envelope envelope : out.messages()) {
-                String link = host + ">" + hostNames.get(envelope.to());
-                if (cut.contains(link)) {
-                    continue;
-                }
-                trace.add("  " + host + " -> " + hostNames.get(envelope.to()) + ": " + describe(envelope.message()));
-                links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+            for (Outbox out = entry.getValue().drain(); !out.isEmpty(); out = entry.getValue().drain()) {
+                storages.get(entry.getKey()).append(out.persist()); // persist before you send
+                List<TxnId> applied = trace(entry.getKey(), out);
+                applied.forEach(entry.getValue()::finished);
             }
         }
+    }
+
+    private List<TxnId> trace(String host, Outbox out) {
+        List<TxnId> applied = new ArrayList<>();
+        for (Decision decision : out.decisions()) {
+            trace.add("  " + host + ": " + describe(decision));
+            if (decision instanceof Decision.RunCall run) {
+                served.put(host + "/" + attemptNames.get(run.txn()), run.callId());
+            }
+            if (decision instanceof Decision.Install || decision instanceof Decision.Discard) {
+                applied.add(decision.txn());
+            }
+        }
+        for (Envelope envelope : out.messages()) {
+            String link = host + ">" + hostNames.get(envelope.to());
+            if (cut.contains(link)) {
+                continue;
+            }
+            trace.add("  " + host + " -> " + hostNames.get(envelope.to()) + ": " + describe(envelope.message()));
+            links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+        }
+        return applied;
     }
 
     private String describe(Decision decision) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import dev.waldo.runtime.storage.InMemoryStorage;
 
 /**
  * Many {@link HostCore}s in one thread, driven by one seeded {@link Random}:
@@ -19,12 +20,18 @@ import java.util.TreeMap;
  * NetworkException and go on without that host) and transfers between
  * accounts (which let it back the whole transaction out) on random hosts;
  * bindings that took part finish their commit or abort at a random later step.
+ * With {@link Crashes}, hosts crash between steps or in the middle of a write
+ * to their {@link InMemoryStorage} (tearing it), and restart from it; a
+ * host's committed values are its durable state (a device), which knows the
+ * attempts it applied.
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
  * some order and the counter ends at n; transfers conserve the total; every
- * root ended exactly once; no attempt was both installed and discarded; no
- * lock or attempt is left anywhere.
+ * root ended exactly once (or was lost with its host); no attempt was both
+ * installed and discarded; every host that voted yes on a committed attempt
+ * installed it; no durable outcome was contradicted; no lock, attempt or
+ * attempt in doubt is left anywhere.
  */
 final class Simulation {
     static final int COUNTERS = 2;
@@ -47,6 +54,8 @@ final class Simulation {
         final boolean aborts;
         final boolean refused;
         boolean networkFailed;
+        /** Its host crashed while it ran: its caller is gone, and it never ends. */
+        boolean lost;
         TxnId attempt;
         int next;
         Wait wait = Wait.NONE;
@@ -92,18 +101,61 @@ final class Simulation {
     private boolean cutLinksSeen;
     private final double lossRate;
     private final double cutRate;
+    private final Crashes crashes;
+    private final Fault fault;
+    private final InMemoryStorage[] storages;
+    private final java.util.Set<Integer> crashed = new java.util.TreeSet<>();
+    /** Per host, how many times it started: attempt serials of run r start above r * 10^9. */
+    private final int[] runs;
+    /** Per host, the attempts its durable state (the simulated device) has applied: installs are idempotent. */
+    private final List<java.util.Set<TxnId>> applied = new ArrayList<>();
+    /** Per attempt, the first outcome made durable anywhere (a logged commit, or a participant's logged end). */
+    private final Map<TxnId, Boolean> durableOutcome = new HashMap<>();
+    /** Per attempt, the hosts that voted yes on it. */
+    private final Map<TxnId, java.util.Set<Integer>> votedYes = new HashMap<>();
+    private int crashCount;
+    private int tornWrites;
+    private boolean crashing;
     private long steps;
 
+    /** How often hosts crash: between steps, and in the middle of a write to their storage. */
+    record Crashes(double betweenSteps, double duringWrite, double restart) {
+        static final Crashes NONE = new Crashes(0, 0, 0);
+    }
+
+    /** A deliberately broken host layer or storage, which the simulation must catch. */
+    enum Fault {
+        /** Correct: persist, then apply, then send. */
+        NONE,
+        /** The storage loses every participant's prepared record, so a restart forgets its yes vote. */
+        FORGET_PREPARED,
+        /** The host layer sends a drain's messages before it persists its records. */
+        SEND_BEFORE_PERSIST
+    }
+
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
+        this(seed, hostCount, transactions, lossRate, cutRate, Crashes.NONE, Fault.NONE);
+    }
+
+    Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate, Crashes crashes,
+               Fault fault) {
         this.random = new Random(seed);
         this.hostCount = hostCount;
         this.transactions = transactions;
         this.lossRate = lossRate;
         this.cutRate = cutRate;
+        this.crashes = crashes;
+        this.fault = fault;
         this.cores = new HostCore[hostCount + 1];
+        this.storages = new InMemoryStorage[hostCount + 1];
+        this.runs = new int[hostCount + 1];
         committed.add(Map.of());
+        applied.add(java.util.Set.of());
         for (int h = 1; h <= hostCount; h++) {
+            storages[h] = new InMemoryStorage();
+            storages[h].load();
             cores[h] = new HostCore(h, 3);
+            applied.add(new java.util.HashSet<>());
             Map<String, Long> values = new LinkedHashMap<>();
             for (int i = 0; i < COUNTERS; i++) {
                 values.put("counter" + i, 0L);
@@ -124,6 +176,12 @@ final class Simulation {
             double choice = random.nextDouble();
             if (allEnded()) {
                 healAll();
+                restartAll();
+            }
+            if (random.nextDouble() < crashes.betweenSteps()) {
+                crashRandomHost();
+            } else if (!crashed.isEmpty() && random.nextDouble() < crashes.restart()) {
+                restart(crashed.iterator().next());
             }
             if (random.nextDouble() < cutRate) {
                 cutRandomLink();
@@ -142,8 +200,10 @@ final class Simulation {
                 deliverOne();
             } else {
                 int h = 1 + random.nextInt(hostCount);
-                cores[h].tick();
-                pump(h);
+                if (!crashed.contains(h)) {
+                    cores[h].tick();
+                    pump(h);
+                }
             }
         }
         return true;
@@ -153,12 +213,23 @@ final class Simulation {
         return steps;
     }
 
+    /** How many times a host crashed in this run. */
+    int crashes() {
+        return crashCount;
+    }
+
+    /** How many of those crashes tore the record being written. */
+    int tornWrites() {
+        return tornWrites;
+    }
+
     private boolean finished() {
-        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty()) {
+        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()) {
             return false;
         }
         for (int h = 1; h <= hostCount; h++) {
-            if (cores[h].undeliveredDecisions() > 0) {
+            // Attempts in doubt must be resolved by their peers, now all reachable.
+            if (cores[h].undeliveredDecisions() > 0 || cores[h].liveAttempts() > 0) {
                 return false;
             }
         }
@@ -170,7 +241,7 @@ final class Simulation {
             return false;
         }
         for (Root root : roots) {
-            if (root.result == null) {
+            if (root.result == null && !root.lost) {
                 return false;
             }
         }
@@ -181,6 +252,9 @@ final class Simulation {
 
     private void startRoot() {
         int host = 1 + random.nextInt(hostCount);
+        if (crashed.contains(host)) {
+            return;
+        }
         long object = 1 + random.nextInt(OBJECTS_PER_HOST);
         List<Op> ops = new ArrayList<>();
         if (random.nextBoolean()) {
@@ -271,7 +345,7 @@ final class Simulation {
         if (lost(envelope)) {
             return;
         }
-        if (cutLinks.contains(linkKey(envelope.from(), envelope.to()))) {
+        if (!reachable(envelope.from(), envelope.to()) && envelope.from() != envelope.to()) {
             return;
         }
         if (TRACE) {
@@ -301,10 +375,20 @@ final class Simulation {
         // Messages in flight on a cut link are lost; both ends learn the link is down after them.
         links.remove((long) a * 1000 + b);
         links.remove((long) b * 1000 + a);
-        cores[a].linkDown(b);
-        pump(a);
-        cores[b].linkDown(a);
-        pump(b);
+        linkDown(a, b);
+        linkDown(b, a);
+    }
+
+    /** Host {@code at} learns that {@code lost} is unreachable (unless it is down itself, or knew already). */
+    private void linkDown(int at, int lost) {
+        if (!crashed.contains(at) && !crashed.contains(lost)) {
+            cores[at].linkDown(lost);
+            pump(at);
+        }
+    }
+
+    private boolean reachable(int a, int b) {
+        return !crashed.contains(a) && !crashed.contains(b) && !cutLinks.contains(linkKey(a, b));
     }
 
     private void heal(long link) {
@@ -314,10 +398,14 @@ final class Simulation {
         }
         int a = (int) (link / 1000);
         int b = (int) (link % 1000);
-        cores[a].linkUp(b);
-        pump(a);
-        cores[b].linkUp(a);
-        pump(b);
+        if (reachable(a, b)) {
+            cores[a].linkUp(b);
+            pump(a);
+        }
+        if (reachable(a, b)) {
+            cores[b].linkUp(a);
+            pump(b);
+        }
     }
 
     private void healAll() {
@@ -342,29 +430,33 @@ final class Simulation {
     }
 
     /**
-     * Sends and applies what host {@code h}'s core produced until it produces
-     * nothing more, the way the real host layer does: installs and discards
-     * are applied at once; the bodies that decisions wake run afterwards, one
-     * at a time, each followed by applying what it produced. A body must never
-     * run while decisions it could observe are still unapplied.
+     * Persists, sends and applies what host {@code h}'s core produced until it
+     * produces nothing more, the way the real host layer does: the records of
+     * a drain are made durable first (a crash may strike in that write, and
+     * tear it), then installs and discards are applied at once, then the
+     * messages go out; the bodies that decisions wake run afterwards, one at
+     * a time, each followed by the same. A body must never run while
+     * decisions it could observe are still unapplied.
      */
     private void pump(int h) {
         ArrayDeque<Decision> woken = new ArrayDeque<>();
         drainInto(h, woken);
-        while (!woken.isEmpty()) {
+        while (!woken.isEmpty() && !crashed.contains(h)) {
             apply(h, woken.poll());
             drainInto(h, woken);
         }
     }
 
     private void drainInto(int h, ArrayDeque<Decision> woken) {
-        for (Outbox out = cores[h].drain(); !out.isEmpty(); out = cores[h].drain()) {
-            for (Envelope envelope : out.messages()) {
-                if (cutLinks.contains(linkKey(envelope.from(), envelope.to()))) {
-                    continue;
-                }
-                links.computeIfAbsent((long) envelope.from() * 1000 + envelope.to(), k -> new ArrayDeque<>())
-                        .add(envelope);
+        for (Outbox out = cores[h].drain(); !out.isEmpty() && !crashed.contains(h); out = cores[h].drain()) {
+            if (fault == Fault.SEND_BEFORE_PERSIST) {
+                send(out.messages());
+            }
+            if (!persist(h, out.persist())) {
+                return; // the host died in the write: nothing after it happened
+            }
+            if (fault != Fault.SEND_BEFORE_PERSIST) {
+                send(out.messages());
             }
             for (Decision decision : out.decisions()) {
                 if (decision instanceof Decision.Install || decision instanceof Decision.Discard) {
@@ -376,9 +468,205 @@ final class Simulation {
         }
     }
 
+    private void send(List<Envelope> envelopes) {
+        for (Envelope envelope : envelopes) {
+            if (reachable(envelope.from(), envelope.to()) || envelope.from() == envelope.to()) {
+                links.computeIfAbsent((long) envelope.from() * 1000 + envelope.to(), k -> new ArrayDeque<>())
+                        .add(envelope);
+            }
+        }
+    }
+
+    /**
+     * Makes {@code records} durable on host {@code h}; false if the host
+     * crashed in the write (sometimes tearing its last record), which the
+     * simulation arranges now and then.
+     */
+    private boolean persist(int h, List<StorageRecord> records) {
+        List<StorageRecord> kept = new ArrayList<>();
+        for (StorageRecord record : records) {
+            boolean forgotten = fault == Fault.FORGET_PREPARED && record instanceof StorageRecord.Prepared p
+                    && p.coordinator() != h;
+            if (!forgotten) {
+                kept.add(record);
+            }
+        }
+        if (kept.isEmpty()) {
+            return true;
+        }
+        int whole = kept.size();
+        if (!crashing && random.nextDouble() < crashes.duringWrite()) {
+            whole = random.nextInt(kept.size() + 1);
+            storages[h].crashDuringNextAppend(whole, random.nextInt(24));
+        }
+        try {
+            storages[h].append(kept);
+        } catch (InMemoryStorage.SimulatedCrash crash) {
+            if (whole < kept.size()) {
+                tornWrites++;
+            }
+            noteDurable(h, kept.subList(0, whole));
+            crash(h);
+            return false;
+        }
+        noteDurable(h, kept);
+        return true;
+    }
+
+    /** Checks that no outcome made durable contradicts one made durable before. */
+    private void noteDurable(int h, List<StorageRecord> records) {
+        for (StorageRecord record : records) {
+            Boolean outcome = switch (record) {
+                case StorageRecord.Committed c -> true;
+                case StorageRecord.Ended e -> e.committed();
+                default -> null;
+            };
+            if (outcome == null) {
+                continue;
+            }
+            Boolean first = durableOutcome.putIfAbsent(record.txn(), outcome);
+            if (first != null && !first.equals(outcome)) {
+                violations.add("the outcome of " + record.txn() + " was durable as " + (first ? "committed" : "backed out")
+                        + ", then host " + h + " logged " + record);
+            }
+        }
+    }
+
+    // ---- crashes ---------------------------------------------------------------------------
+
+    private void crashRandomHost() {
+        int h = 1 + random.nextInt(hostCount);
+        if (!crashed.contains(h)) {
+            crash(h);
+        }
+    }
+
+    /**
+     * Host {@code h} dies: its core, the attempts' working copies there, its
+     * running bodies and served calls are gone; its storage and its durable
+     * state (the applied counters and accounts) stay. Its peers see the link
+     * drop.
+     */
+    private void crash(int h) {
+        crashed.add(h);
+        crashCount++;
+        if (TRACE) {
+            System.out.println("crash " + h);
+        }
+        boolean nested = crashing;
+        crashing = true;
+        for (int other = 1; other <= hostCount; other++) {
+            links.remove((long) other * 1000 + h);
+            ArrayDeque<Envelope> outgoing = links.remove((long) h * 1000 + other);
+            if (outgoing != null && other != h) {
+                deliverPrefix(outgoing, random.nextInt(outgoing.size() + 1));
+            }
+        }
+        bound.removeIf(key -> key.startsWith(h + "/"));
+        unfinished.removeIf(entry -> entry.getKey() == h);
+        servedWaitingForLock.keySet().removeIf(key -> key.endsWith("@" + h));
+        for (Map<Integer, Map<String, Long>> copies : working.values()) {
+            copies.remove(h);
+        }
+        for (Root root : roots) {
+            if (root.host == h && root.result == null) {
+                root.lost = true;
+            }
+        }
+        for (int other = 1; other <= hostCount; other++) {
+            if (other != h && !cutLinks.contains(linkKey(h, other)) && !crashed.contains(other)) {
+                cores[other].linkDown(h);
+                pump(other);
+            }
+        }
+        crashing = nested;
+    }
+
+    /**
+     * What a crashed host sent before it died may still arrive, in order,
+     * before its peers see the link drop (the transport's contract); the rest
+     * is lost.
+     */
+    private void deliverPrefix(ArrayDeque<Envelope> outgoing, int count) {
+        for (int i = 0; i < count; i++) {
+            Envelope envelope = outgoing.poll();
+            if (crashed.contains(envelope.to()) || cutLinks.contains(linkKey(envelope.from(), envelope.to()))) {
+                return;
+            }
+            cores[envelope.to()].step(envelope);
+            pump(envelope.to());
+        }
+    }
+
+    /**
+     * Host {@code h} starts again under the same number, with a new core that
+     * restores what its storage kept, and the working copies of the attempts
+     * it logged as prepared (their payload). Its peers learn it restarted.
+     */
+    private void restart(int h) {
+        crashed.remove(h);
+        runs[h]++;
+        if (TRACE) {
+            System.out.println("restart " + h);
+        }
+        cores[h] = new HostCore(h, 3, true, runs[h] * 1_000_000_000L);
+        List<StorageRecord> records = storages[h].load();
+        for (StorageRecord record : records) {
+            if (record instanceof StorageRecord.Prepared prepared) {
+                working.computeIfAbsent(prepared.txn(), t -> new HashMap<>()).put(h, decode(prepared.payload()));
+            }
+        }
+        for (int other = 1; other <= hostCount; other++) {
+            if (other != h && !reachable(h, other)) {
+                cores[h].linkDown(other);
+            }
+        }
+        cores[h].restore(records, storages[h].hasEarlierRuns(), true);
+        pump(h);
+        for (int other = 1; other <= hostCount; other++) {
+            if (other != h && reachable(h, other)) {
+                cores[other].peerRestarted(h);
+                pump(other);
+                if (reachable(h, other)) {
+                    cores[other].linkUp(h);
+                    pump(other);
+                }
+            }
+        }
+    }
+
+    private void restartAll() {
+        for (int h : List.copyOf(crashed)) {
+            if (crashed.contains(h)) {
+                restart(h);
+            }
+        }
+    }
+
+    /** What a participant logs with its yes vote: its working copy, to install after a restart. */
+    private static byte[] encode(Map<String, Long> values) {
+        StringBuilder text = new StringBuilder();
+        values.forEach((variable, value) -> text.append(variable).append('=').append(value).append(';'));
+        return text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Long> decode(byte[] payload) {
+        Map<String, Long> values = new HashMap<>();
+        for (String entry : new String(payload, java.nio.charset.StandardCharsets.UTF_8).split(";")) {
+            if (!entry.isEmpty()) {
+                String[] parts = entry.split("=");
+                values.put(parts[0], Long.parseLong(parts[1]));
+            }
+        }
+        return values;
+    }
+
     // ---- the host layer --------------------------------------------------------------------
 
     private void apply(int h, Decision decision) {
+        if (crashed.contains(h)) {
+            return; // died while applying the drain: the rest never happened
+        }
         if (TRACE) {
             System.out.println("host " + h + ": " + decision);
         }
@@ -395,28 +683,49 @@ final class Simulation {
                 if (finishLater) {
                     bound.add(h + "/" + prepare.txn());
                 }
-                cores[h].vote(prepare.txn(), !refuse, refuse ? "refused by the simulation" : null, finishLater);
+                if (!refuse) {
+                    votedYes.computeIfAbsent(prepare.txn(), t -> new java.util.TreeSet<>()).add(h);
+                }
+                Map<String, Long> values = working.getOrDefault(prepare.txn(), Map.of()).getOrDefault(h, Map.of());
+                cores[h].vote(prepare.txn(), !refuse, refuse ? "refused by the simulation" : null, finishLater,
+                        encode(values));
             }
             case Decision.Install install -> {
-                finishLater(h, install.txn());
-                installs.merge(install.txn(), 1, Integer::sum);
-                Map<String, Long> values = working.getOrDefault(install.txn(), Map.of()).get(h);
-                if (values != null) {
-                    committed.get(h).putAll(values);
+                if (Boolean.FALSE.equals(durableOutcome.get(install.txn()))) {
+                    violations.add("host " + h + " installed " + install.txn() + ", whose backout was durable");
                 }
+                // A restart may apply an attempt again (it crashed before logging the end): the
+                // durable state knows what it applied, as a device's redo does.
+                if (applied.get(h).add(install.txn())) {
+                    installs.merge(install.txn(), 1, Integer::sum);
+                    Map<String, Long> values = working.getOrDefault(install.txn(), Map.of()).get(h);
+                    if (values != null) {
+                        committed.get(h).putAll(values);
+                    }
+                }
+                finishOrLater(h, install.txn());
             }
             case Decision.Discard discard -> {
-                finishLater(h, discard.txn());
+                if (discard.prepared() && Boolean.TRUE.equals(durableOutcome.get(discard.txn()))
+                        && votedYes.getOrDefault(discard.txn(), java.util.Set.of()).contains(h)) {
+                    violations.add("host " + h + " discarded " + discard.txn() + ", whose commit was durable");
+                }
+                if (applied.get(h).contains(discard.txn())) {
+                    violations.add("host " + h + " discarded " + discard.txn() + " after installing it");
+                }
                 discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
+                finishOrLater(h, discard.txn());
             }
             case Decision.RootDone done -> onRootDone(h, done);
         }
     }
 
-    /** Bindings that took part finish their commit or abort at some later step. */
-    private void finishLater(int h, TxnId txn) {
+    /** Bindings that took part finish their commit or abort at some later step; otherwise it is finished now. */
+    private void finishOrLater(int h, TxnId txn) {
         if (bound.remove(h + "/" + txn)) {
             unfinished.add(Map.entry(h, txn));
+        } else {
+            cores[h].finished(txn);
         }
     }
 
@@ -525,7 +834,7 @@ final class Simulation {
                 : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
         // A refusing host that the root had to go on without cannot refuse.
         boolean refusalSkipped = root.refused && expected == Decision.Result.REFUSED
-                && root.result == Decision.Result.COMMITTED && cutLinksSeen;
+                && root.result == Decision.Result.COMMITTED && (cutLinksSeen || crashCount > 0);
         if (root.result != expected && !refusalSkipped) {
             violations.add("root " + root.number + " ended " + root.result + ", expected " + expected);
         }
@@ -539,8 +848,7 @@ final class Simulation {
         Map<String, List<Long>> counterReads = new TreeMap<>();
         long expectedTotal = (long) hostCount * ACCOUNTS * INITIAL_BALANCE;
         for (Root root : roots) {
-            boolean committedRoot = root.result == Decision.Result.COMMITTED;
-            if (committedRoot) {
+            if (committed(root)) {
                 for (String read : reads.getOrDefault(root.attempt, List.of())) {
                     String[] parts = read.split("=");
                     counterReads.computeIfAbsent(parts[0], k -> new ArrayList<>()).add(Long.parseLong(parts[1]));
@@ -558,10 +866,11 @@ final class Simulation {
             if (!discardedOnParticipant.isEmpty()) {
                 found.add("attempt " + attempt + " was installed, but discarded on participants " + discardedOnParticipant);
             }
-            if (root == null || root.result != Decision.Result.COMMITTED || !root.attempt.equals(attempt)) {
+            if (root == null || !committed(root) || !root.attempt.equals(attempt)) {
                 found.add("attempt " + attempt + " was installed but its root did not commit it");
             }
         }
+        found.addAll(atomicity());
         for (int h = 1; h <= hostCount; h++) {
             for (int i = 0; i < COUNTERS; i++) {
                 String key = h + ":counter" + i;
@@ -579,8 +888,8 @@ final class Simulation {
                 }
             }
             if (cores[h].liveAttempts() != 0 || cores[h].busyVariables() != 0 || cores[h].undeliveredDecisions() != 0) {
-                found.add("host " + h + " still has " + cores[h].liveAttempts() + " attempts and "
-                        + cores[h].busyVariables() + " locked variables");
+                found.add("host " + h + " still has " + cores[h].liveAttempts() + " attempts (in doubt: "
+                        + cores[h].inDoubt() + ") and " + cores[h].busyVariables() + " locked variables");
             }
         }
         long total = 0;
@@ -596,12 +905,42 @@ final class Simulation {
         return found;
     }
 
+    /** A root committed if its caller heard so, or, for one whose host crashed, if its attempt was installed there. */
+    private boolean committed(Root root) {
+        return root.result == Decision.Result.COMMITTED
+                || root.lost && applied.get(root.host).contains(root.attempt);
+    }
+
+    /**
+     * Every participant of an attempt installs it or none does: an attempt
+     * installed anywhere, or whose commit was durable, is installed by every
+     * host that voted yes on it, crashes and restarts notwithstanding.
+     */
+    private List<String> atomicity() {
+        List<String> found = new ArrayList<>();
+        java.util.Set<TxnId> committedAttempts = new java.util.HashSet<>(installs.keySet());
+        durableOutcome.forEach((txn, commit) -> {
+            if (commit) {
+                committedAttempts.add(txn);
+            }
+        });
+        for (TxnId txn : committedAttempts) {
+            for (int voter : votedYes.getOrDefault(txn, java.util.Set.of())) {
+                if (!applied.get(voter).contains(txn)) {
+                    found.add("attempt " + txn + " committed, but host " + voter + ", which voted yes, never installed"
+                            + " it (durable outcome: " + durableOutcome.get(txn) + ")");
+                }
+            }
+        }
+        return found;
+    }
+
     /** The committed transfers whose two sides were not both installed, to explain a broken total. */
     private List<String> unbalancedTransfers() {
         List<String> found = new ArrayList<>();
         Map<String, Long> expected = new TreeMap<>();
         for (Root root : roots) {
-            if (root.result == Decision.Result.COMMITTED) {
+            if (committed(root)) {
                 for (Op op : root.ops) {
                     if (op.variable.startsWith("account")) {
                         expected.merge(op.host + ":" + op.variable, op.delta, Long::sum);
@@ -619,7 +958,7 @@ final class Simulation {
             }
         }
         for (Root root : roots) {
-            if (root.result != Decision.Result.COMMITTED || root.ops.get(0).variable.startsWith("counter")) {
+            if (!committed(root) || root.ops.get(0).variable.startsWith("counter")) {
                 continue;
             }
             for (Op op : root.ops) {
@@ -637,12 +976,13 @@ final class Simulation {
 
     /** A one-line summary for the test log. */
     String summary() {
-        Map<Decision.Result, Integer> outcomes = new TreeMap<>();
+        Map<String, Integer> outcomes = new TreeMap<>();
         for (Root root : roots) {
-            outcomes.merge(root.result, 1, Integer::sum);
+            outcomes.merge(root.lost ? "LOST" : String.valueOf(root.result), 1, Integer::sum);
         }
         long retries = rootsByAttempt.size() - roots.size();
         return roots.size() + " roots on " + hostCount + " hosts: " + outcomes + ", " + retries + " retries, "
-                + steps + " steps" + (cutLinksSeen ? ", with cut links" : "");
+                + steps + " steps" + (cutLinksSeen ? ", with cut links" : "")
+                + (crashCount > 0 ? ", " + crashCount + " crashes (" + tornWrites + " torn writes)" : "");
     }
 }

@@ -1,0 +1,365 @@
+package dev.waldo.runtime.core;
+
+import dev.waldo.runtime.core.Decision.Result;
+import dev.waldo.runtime.core.TxnRecord.State;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The coordinator role of a host's core: root transactions started here and
+ * their attempts, the votes of two-phase commit, the decision (a commit is
+ * logged before any Commit leaves), acknowledgements, and re-sending what
+ * participants have not answered.
+ */
+final class Coordinator {
+    private final CoreState state;
+    private final Locking locking;
+    private Participant participant;
+    private final Map<TxnId, RootRecord> roots = new HashMap<>();
+    private final Map<TxnId, RootRecord> retrying = new HashMap<>();
+    /**
+     * Decisions that participants unreachable at the time have not acknowledged
+     * yet. The root does not wait for them, but they are re-sent when the link
+     * comes back, so that a prepared participant learns the outcome.
+     */
+    private final Map<TxnId, Undelivered> undelivered = new HashMap<>();
+    /**
+     * Logged commits, with the participants that have not acknowledged them:
+     * the record is forgotten once every participant did, since none of them
+     * can be in doubt any more.
+     */
+    private final Map<TxnId, Set<Integer>> loggedCommits = new HashMap<>();
+
+    /** A commit or backout decision still owed to some hosts. */
+    private static final class Undelivered {
+        final Message decision;
+        final Set<Integer> hosts = new HashSet<>();
+        int ticksSinceSend;
+
+        Undelivered(Message decision) {
+            this.decision = decision;
+        }
+    }
+
+    Coordinator(CoreState state, Locking locking) {
+        this.state = state;
+        this.locking = locking;
+    }
+
+    void wire(Participant participant) {
+        this.participant = participant;
+    }
+
+    // ---- roots ---------------------------------------------------------------------------
+
+    TxnId begin(long object) {
+        RootRecord root = new RootRecord(++state.serials, object, ++state.clock);
+        locking.primaries.add(root);
+        return startAttempt(root);
+    }
+
+    TxnId retry(TxnId previous) {
+        RootRecord root = retrying.remove(previous);
+        if (root == null) {
+            throw new IllegalStateException("attempt " + previous + " is not waiting for a retry");
+        }
+        return startAttempt(root);
+    }
+
+    private TxnId startAttempt(RootRecord root) {
+        TxnId id = new TxnId(state.host, ++state.serials);
+        root.attempt = id;
+        root.phase = RootRecord.Phase.RUNNING;
+        root.awaiting.clear();
+        root.result = null;
+        root.reason = null;
+        TxnRecord txn = new TxnRecord(id, locking.primaries.priorityOf(root, state.host));
+        txn.active = 1;
+        state.txns.put(id, txn);
+        roots.put(id, root);
+        return id;
+    }
+
+    void finishRoot(TxnId txn, HostCore.Ending ending) {
+        TxnRecord record = state.txns.get(txn);
+        RootRecord root = roots.get(txn);
+        if (record == null || root == null || root.phase != RootRecord.Phase.RUNNING) {
+            throw new IllegalStateException("attempt " + txn + " is not running here");
+        }
+        record.active--;
+        switch (ending) {
+            case DONE -> {
+                // A body that finished after its attempt was wounded, or while a
+                // nested call into this host still runs, cannot commit safely.
+                if (record.state == State.ACTIVE && record.active == 0) {
+                    startVoting(root, record);
+                } else {
+                    retryAfterWound(root, record);
+                }
+            }
+            case WOUNDED -> retryAfterWound(root, record);
+            case FAILED -> decideBackout(root, Result.FAILED, null);
+        }
+    }
+
+    private void retryAfterWound(RootRecord root, TxnRecord record) {
+        if (record.state == State.ACTIVE) {
+            locking.markWounded(record);
+        } else if (record.active == 0 && state.txns.containsKey(record.id)) {
+            participant.backoutLocal(record);
+        }
+        root.result = Result.RETRY;
+        rootDone(root);
+    }
+
+    // ---- votes and the decision -----------------------------------------------------------
+
+    private void startVoting(RootRecord root, TxnRecord record) {
+        root.participants = CoreState.inOrder(record.participants);
+        for (int participant : root.participants) {
+            if (state.down.contains(participant)) {
+                // A participant holds effects of this attempt but cannot commit them: retry,
+                // and the retry meets the unreachable host where the program can handle it.
+                decideBackout(root, Result.RETRY, "host " + participant + " is unreachable");
+                return;
+            }
+        }
+        root.phase = RootRecord.Phase.VOTING;
+        record.state = State.PREPARING;
+        record.coordinator = state.host;
+        record.peers = root.participants; // whom a restarted run of this host would ask
+        root.awaiting.addAll(root.participants);
+        root.awaiting.add(state.host);
+        root.ticksSinceSend = 0;
+        for (int participant : root.participants) {
+            state.send(participant, new Message.Prepare(record.id, root.participants));
+        }
+        state.decide(new Decision.PrepareLocal(record.id));
+    }
+
+    void onVote(int from, Message.Vote vote) {
+        RootRecord root = roots.get(vote.txn());
+        if (root == null || root.phase != RootRecord.Phase.VOTING || !root.awaiting.contains(from)) {
+            return;
+        }
+        switch (vote.verdict()) {
+            case YES -> {
+                root.awaiting.remove(from);
+                if (root.awaiting.isEmpty()) {
+                    decideCommit(root);
+                }
+            }
+            case WOUNDED -> decideBackout(root, Result.RETRY, vote.reason());
+            case REFUSED -> decideBackout(root, Result.REFUSED, vote.reason());
+        }
+    }
+
+    private void decideCommit(RootRecord root) {
+        root.phase = RootRecord.Phase.DECIDED;
+        root.result = Result.COMMITTED;
+        root.committedAt = ++state.clock;
+        root.ticksSinceSend = 0;
+        root.awaiting.clear();
+        if (!root.participants.isEmpty()) {
+            // Persist before you send: a restart must re-send this decision, and must not presume abort.
+            state.persist(new StorageRecord.Committed(root.attempt, root.participants));
+            Set<Integer> unacknowledged = new TreeSet<>(root.participants);
+            unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
+            loggedCommits.put(root.attempt, unacknowledged);
+        }
+        tellParticipants(root, new Message.Commit(root.attempt));
+        // The root's own install counts like a participant's: its bindings must finish too.
+        TxnRecord record = state.txns.get(root.attempt);
+        root.awaiting.add(state.host);
+        record.acksOwed.add(state.host);
+        participant.installLocal(record);
+        finishIfAcknowledged(root);
+    }
+
+    /** Backs the attempt out on every participant; the root ends once all acknowledged. */
+    void decideBackout(RootRecord root, Result result, String reason) {
+        root.phase = RootRecord.Phase.DECIDED;
+        root.result = result;
+        root.reason = reason;
+        root.ticksSinceSend = 0;
+        root.awaiting.clear();
+        TxnRecord record = state.txns.get(root.attempt);
+        if (root.participants.isEmpty() && record != null) {
+            root.participants = CoreState.inOrder(record.neighbours(state.host));
+        }
+        tellParticipants(root, new Message.Backout(root.attempt));
+        if (record != null) {
+            root.awaiting.add(state.host);
+            record.acksOwed.add(state.host);
+            participant.abandon(record);
+        }
+        finishIfAcknowledged(root);
+    }
+
+    /** Sends a decision to every participant; the root waits for the reachable ones' acknowledgements. */
+    private void tellParticipants(RootRecord root, Message decision) {
+        for (int participant : root.participants) {
+            if (state.down.contains(participant)) {
+                owe(decision, participant);
+            } else {
+                root.awaiting.add(participant);
+                state.send(participant, decision);
+            }
+        }
+    }
+
+    private void owe(Message decision, int participant) {
+        undelivered.computeIfAbsent(decision.txn(), t -> new Undelivered(decision)).hosts.add(participant);
+    }
+
+    void onAck(int from, TxnId txn) {
+        Undelivered owed = undelivered.get(txn);
+        if (owed != null && owed.hosts.remove(from) && owed.hosts.isEmpty()) {
+            undelivered.remove(txn);
+        }
+        Set<Integer> unacknowledged = loggedCommits.get(txn);
+        if (unacknowledged != null && unacknowledged.remove(from) && unacknowledged.isEmpty()) {
+            loggedCommits.remove(txn);
+            state.persist(new StorageRecord.Forgotten(txn));
+        }
+        RootRecord root = roots.get(txn);
+        if (root != null && root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(from)) {
+            finishIfAcknowledged(root);
+        }
+    }
+
+    private void finishIfAcknowledged(RootRecord root) {
+        if (root.awaiting.isEmpty() && roots.get(root.attempt) == root) {
+            rootDone(root);
+        }
+    }
+
+    private void rootDone(RootRecord root) {
+        roots.remove(root.attempt);
+        state.decide(new Decision.RootDone(root.attempt, root.result, root.reason));
+        if (root.result == Result.RETRY) {
+            retrying.put(root.attempt, root);
+            return;
+        }
+        RootRecord promoted = locking.primaries.finish(root, root.result == Result.COMMITTED ? root.committedAt : -1);
+        if (promoted != null) {
+            locking.promote(promoted);
+        }
+    }
+
+    // ---- outcomes and recovery ------------------------------------------------------------
+
+    /**
+     * What the coordinator role knows of {@code txn}, or null if it is not
+     * this host's. Presumed abort: an attempt coordinated here that is neither
+     * live nor logged as committed was backed out — for an attempt of an
+     * earlier run only if that run's log was read at start ({@code
+     * earlierRunsLogged}); without it, this host cannot tell.
+     */
+    Message.Outcome outcomeOf(TxnId txn) {
+        RootRecord root = roots.get(txn);
+        if (root != null) {
+            return root.phase != RootRecord.Phase.DECIDED ? Message.Outcome.UNDECIDED
+                    : root.result == Result.COMMITTED ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT;
+        }
+        if (loggedCommits.containsKey(txn)) {
+            return Message.Outcome.COMMITTED;
+        }
+        Message.Outcome known = participant.outcomeOf(txn);
+        if (known != null || txn.host() != state.host) {
+            return known;
+        }
+        boolean thisRun = txn.serial() > state.serialBase;
+        return thisRun || state.earlierRunsLogged ? Message.Outcome.BACKED_OUT : null;
+    }
+
+    /** A logged commit that not every participant acknowledged: re-send it until they do. */
+    void restore(StorageRecord.Committed committed) {
+        state.ended.put(committed.txn(), true);
+        loggedCommits.put(committed.txn(), new TreeSet<>(committed.participants()));
+        Message decision = new Message.Commit(committed.txn());
+        for (int participant : CoreState.inOrder(committed.participants())) {
+            owe(decision, participant);
+            if (!state.down.contains(participant)) {
+                state.send(participant, decision);
+            }
+        }
+    }
+
+    // ---- links and time --------------------------------------------------------------------
+
+    /** Votes the root waits for from a lost host back the attempt out; acknowledgements become owed decisions. */
+    void linkDown(int lost) {
+        for (RootRecord root : List.copyOf(roots.values())) {
+            if (root.phase == RootRecord.Phase.VOTING && root.awaiting.contains(lost)) {
+                decideBackout(root, Result.RETRY, "host " + lost + " became unreachable during commit");
+            } else if (root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(lost)) {
+                owe(resendable(root), lost);
+                finishIfAcknowledged(root);
+            }
+        }
+    }
+
+    /**
+     * Decisions owed to a restarted host's old run are dropped: re-sent to the
+     * new run they would name attempts it may never have seen, which a wire
+     * transport rightly refuses. A logged commit stays logged: a new run that
+     * restored the attempt asks for its outcome and acknowledges it.
+     */
+    void peerRestarted(int restarted) {
+        undelivered.values().removeIf(owed -> owed.hosts.remove(restarted) && owed.hosts.isEmpty());
+    }
+
+    void linkUp(int reached) {
+        for (Undelivered owed : undelivered.values()) {
+            if (owed.hosts.contains(reached)) {
+                state.send(reached, owed.decision);
+            }
+        }
+    }
+
+    /**
+     * Re-sends Prepare, Commit and Backout to participants that have not
+     * answered for a while, and decisions owed to participants that were
+     * unreachable.
+     */
+    void tick() {
+        for (RootRecord root : roots.values()) {
+            if (root.phase == RootRecord.Phase.RUNNING || ++root.ticksSinceSend < state.resendTicks) {
+                continue;
+            }
+            root.ticksSinceSend = 0;
+            for (int participant : root.awaiting) {
+                if (participant != state.host && !state.down.contains(participant)) {
+                    state.send(participant, resendable(root));
+                }
+            }
+        }
+        for (Undelivered owed : undelivered.values()) {
+            if (++owed.ticksSinceSend < state.resendTicks) {
+                continue;
+            }
+            owed.ticksSinceSend = 0;
+            for (int participant : owed.hosts) {
+                if (!state.down.contains(participant)) {
+                    state.send(participant, owed.decision);
+                }
+            }
+        }
+    }
+
+    private Message resendable(RootRecord root) {
+        if (root.phase == RootRecord.Phase.VOTING) {
+            return new Message.Prepare(root.attempt, root.participants);
+        }
+        return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
+    }
+
+    int undeliveredDecisions() {
+        return undelivered.size();
+    }
+}

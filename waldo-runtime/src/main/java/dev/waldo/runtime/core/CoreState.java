@@ -1,0 +1,87 @@
+package dev.waldo.runtime.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What the roles of one host's core share: the host's number and clock, the
+ * attempts with state here, the unreachable hosts, the attempts that ended
+ * here, and the outputs piling up until {@link HostCore#drain}.
+ */
+final class CoreState {
+    private static final int TOMBSTONES = 100_000;
+
+    final int host;
+    final int resendTicks;
+    /** Attempt serials of this run start above it; lower ones belong to earlier runs of this host. */
+    final long serialBase;
+    long clock;
+    long serials;
+    long calls;
+    /** True once {@link HostCore#restore} read a log that earlier runs of this host wrote. */
+    boolean earlierRunsLogged;
+    final Map<TxnId, TxnRecord> txns = new HashMap<>();
+    final Set<Integer> down = new HashSet<>();
+    /** Attempts that ended here: true if committed. Late messages about them are answered from here. */
+    final Map<TxnId, Boolean> ended = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TxnId, Boolean> eldest) {
+            return size() > TOMBSTONES;
+        }
+    };
+    private List<StorageRecord> persist = new ArrayList<>();
+    private List<Envelope> messages = new ArrayList<>();
+    private List<Decision> decisions = new ArrayList<>();
+
+    CoreState(int host, int resendTicks, long serialBase) {
+        this.host = host;
+        this.resendTicks = Math.max(1, resendTicks);
+        this.serialBase = serialBase;
+        this.serials = serialBase;
+    }
+
+    Outbox drain() {
+        Outbox out = new Outbox(persist, messages, decisions);
+        persist = new ArrayList<>();
+        messages = new ArrayList<>();
+        decisions = new ArrayList<>();
+        return out;
+    }
+
+    void send(int to, Message message) {
+        messages.add(new Envelope(host, to, ++clock, message));
+    }
+
+    void decide(Decision decision) {
+        decisions.add(decision);
+    }
+
+    /** Asks the host layer to make {@code record} durable before this drain's messages leave. */
+    void persist(StorageRecord record) {
+        persist.add(record);
+    }
+
+    /** The participants other than this host and the coordinator: whom a participant in doubt asks. */
+    Set<Integer> peersOf(Set<Integer> participants, int coordinator) {
+        Set<Integer> peers = new TreeSet<>(participants);
+        peers.remove(host);
+        peers.remove(coordinator);
+        return Collections.unmodifiableSet(peers);
+    }
+
+    /**
+     * A fixed copy of a host set that iterates in host order: {@code Set.copyOf}
+     * iterates in an order salted per JVM, and the core must send the same
+     * messages in the same order for the same inputs (simulation seeds replay).
+     */
+    static Set<Integer> inOrder(Set<Integer> hosts) {
+        return Collections.unmodifiableSet(new TreeSet<>(hosts));
+    }
+}

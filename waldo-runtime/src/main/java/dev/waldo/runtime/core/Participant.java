@@ -1,0 +1,468 @@
+package dev.waldo.runtime.core;
+
+import dev.waldo.runtime.core.Message.Verdict;
+import dev.waldo.runtime.core.TxnRecord.State;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The participant role of a host's core: prepare and vote (logging a yes
+ * vote before it leaves), commit and backout here, acknowledgements, and an
+ * attempt in doubt — one whose coordinator was lost after a yes vote, or that
+ * a restart found logged as prepared — which asks its peers and coordinator
+ * for the outcome (cooperative termination).
+ */
+final class Participant {
+    private final CoreState state;
+    private final Locking locking;
+    private Coordinator coordinator;
+    /** Attempts installed or discarded here whose bindings are still finishing: who to acknowledge then. */
+    private final Map<TxnId, Set<Integer>> finishing = new HashMap<>();
+    /** Logged attempts that ended here: their end is logged once the host layer applied it. */
+    private final Map<TxnId, Boolean> endsToLog = new HashMap<>();
+    /** Logged attempts whose records may be forgotten once they are acknowledged. */
+    private final Set<TxnId> forgetOnAck = new HashSet<>();
+    private final Set<TxnId> heuristicallyCommitted = new HashSet<>();
+    private final Set<TxnId> heuristicallyBackedOut = new HashSet<>();
+    private int heuristicHazards;
+
+    Participant(CoreState state, Locking locking) {
+        this.state = state;
+        this.locking = locking;
+    }
+
+    void wire(Coordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    // ---- prepare and vote -----------------------------------------------------------------
+
+    void onPrepare(int from, Message.Prepare prepare) {
+        TxnId txn = prepare.txn();
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || record.state == State.WOUNDED || record.active > 0) {
+            state.send(from, new Message.Vote(txn, Verdict.WOUNDED,
+                    "attempt " + txn + " was backed out on host " + state.host));
+            if (record != null) {
+                abandon(record);
+            }
+            return;
+        }
+        if (record.state == State.PREPARED) {
+            deliverVote(record); // the coordinator re-sent Prepare: our vote was lost or is late
+            return;
+        }
+        if (record.state == State.ACTIVE) {
+            record.state = State.PREPARING;
+            record.coordinator = from;
+            record.peers = state.peersOf(prepare.participants(), from);
+            state.decide(new Decision.PrepareLocal(txn));
+        }
+    }
+
+    /** See {@link HostCore#vote(TxnId, boolean, String, boolean, byte[])}. */
+    void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || record.state != State.PREPARING) {
+            return;
+        }
+        record.finishLater = finishLater;
+        record.state = State.PREPARED;
+        record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
+        record.localReason = reason;
+        if (record.backoutAfterVote) {
+            backoutLocal(record);
+            return;
+        }
+        if (yes && (record.coordinator != state.host || !record.peers.isEmpty())) {
+            // A coordinator logs its own part too: a restart must finish it like any participant's.
+            logPrepared(record, payload);
+        }
+        deliverVote(record);
+        if (record.coordinator != state.host && state.down.contains(record.coordinator)) {
+            coordinatorLost(record);
+        }
+    }
+
+    /**
+     * Persist before you send: once the yes vote leaves, the coordinator may
+     * commit, so a restart must find this host prepared, with whom to ask.
+     */
+    private void logPrepared(TxnRecord record, byte[] payload) {
+        List<LockId> locks = new ArrayList<>();
+        for (LockId lock : record.held) {
+            if (!locks.contains(lock.wholeLock())) {
+                locks.add(lock.wholeLock()); // map keys need not be storable; the whole variable covers them
+            }
+        }
+        state.persist(new StorageRecord.Prepared(record.id, record.coordinator, record.peers, locks, payload));
+        record.logged = true;
+    }
+
+    private void deliverVote(TxnRecord record) {
+        Message.Vote vote = new Message.Vote(record.id, record.localVote, record.localReason);
+        if (record.coordinator == state.host) {
+            coordinator.onVote(state.host, vote);
+        } else {
+            state.send(record.coordinator, vote);
+        }
+    }
+
+    // ---- commit and backout ---------------------------------------------------------------
+
+    void onCommit(int from, TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null) {
+            if (heuristicallyBackedOut.remove(txn)) {
+                heuristicHazards++; // resolveInDoubt guessed backout; the coordinator had decided commit
+            }
+            acknowledgeEnded(from, txn); // a re-sent Commit: already installed
+            return;
+        }
+        record.acksOwed.add(from);
+        installLocal(record);
+    }
+
+    void onBackout(int from, TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null) {
+            if (heuristicallyCommitted.remove(txn)) {
+                heuristicHazards++; // resolveInDoubt guessed commit; the coordinator had decided backout
+            }
+            state.ended.putIfAbsent(txn, false);
+            acknowledgeEnded(from, txn);
+            return;
+        }
+        record.acksOwed.add(from);
+        abandon(record);
+    }
+
+    /**
+     * Ends the attempt's part here and downstream without committing, as soon
+     * as that is safe: for a coordinator's backout, or because this host lost
+     * its way to the caller. Unlike a wound it does not stop the root, which
+     * may go on without this host (after catching a NetworkException).
+     */
+    void abandon(TxnRecord record) {
+        switch (record.state) {
+            case PREPARING -> record.backoutAfterVote = true;
+            case PREPARED -> backoutLocal(record);
+            case ACTIVE, WOUNDED -> {
+                if (record.state == State.ACTIVE) {
+                    record.state = State.WOUNDED;
+                    state.decide(new Decision.Wounded(record.id));
+                    for (int callee : record.downstream(state.host)) {
+                        state.send(callee, new Message.Backout(record.id));
+                    }
+                    locking.cancelWaits(record);
+                }
+                if (record.active == 0) {
+                    backoutLocal(record);
+                }
+            }
+        }
+    }
+
+    void backoutLocal(TxnRecord record) {
+        end(record, false);
+        state.decide(new Decision.Discard(record.id, record.prepared()));
+        locking.releaseLocks(record);
+        acknowledge(record);
+    }
+
+    void installLocal(TxnRecord record) {
+        end(record, true);
+        state.decide(new Decision.Install(record.id));
+        locking.releaseLocks(record);
+        acknowledge(record);
+    }
+
+    /**
+     * Forgets the live attempt. A logged one logs its end only once the host
+     * layer applied it ({@link #finished}): logged earlier, a crash between
+     * the log and the install would leave the install undone for good.
+     */
+    private void end(TxnRecord record, boolean committed) {
+        state.txns.remove(record.id);
+        state.ended.put(record.id, committed);
+        if (record.logged) {
+            endsToLog.put(record.id, committed);
+            // The coordinator's own committed part is forgotten with its logged commit, once every
+            // participant acknowledged; a restored attempt's bindings finish through their own
+            // recovery, which may ask again after another restart, so its end stays on record.
+            boolean ownCommit = committed && record.coordinator == state.host;
+            if (!record.restored && !ownCommit) {
+                forgetOnAck.add(record.id);
+            }
+        }
+    }
+
+    private void acknowledge(TxnRecord record) {
+        if (record.finishLater || record.logged) {
+            finishing.put(record.id, new HashSet<>(record.acksOwed));
+            return;
+        }
+        acknowledge(record.id, record.acksOwed);
+    }
+
+    private void acknowledge(TxnId txn, Set<Integer> hosts) {
+        Boolean committed = endsToLog.remove(txn);
+        if (committed != null) {
+            state.persist(new StorageRecord.Ended(txn, committed)); // before the acknowledgement leaves
+        }
+        for (int to : new TreeSet<>(hosts)) {
+            if (to == state.host) {
+                coordinator.onAck(state.host, txn);
+            } else {
+                state.send(to, new Message.Ack(txn));
+            }
+        }
+        if (forgetOnAck.remove(txn)) {
+            state.persist(new StorageRecord.Forgotten(txn));
+        }
+    }
+
+    /** See {@link HostCore#finished}. */
+    void finished(TxnId txn) {
+        Set<Integer> owed = finishing.remove(txn);
+        if (owed != null) {
+            acknowledge(txn, owed);
+        }
+    }
+
+    /** Answers a commit or backout for an attempt that already ended here, once its bindings finished. */
+    private void acknowledgeEnded(int from, TxnId txn) {
+        Set<Integer> owed = finishing.get(txn);
+        if (owed != null) {
+            owed.add(from);
+        } else {
+            state.send(from, new Message.Ack(txn));
+        }
+    }
+
+    // ---- cooperative termination ----------------------------------------------------------
+
+    /**
+     * The coordinator of a prepared attempt became unreachable. A no vote
+     * means the coordinator cannot commit: back out now. After a yes vote the
+     * outcome is unknown here; the peers may know it (one committed, or one
+     * never voted yes and so can veto), so ask them, and keep asking on ticks.
+     */
+    void coordinatorLost(TxnRecord record) {
+        if (record.state != State.PREPARED) {
+            return; // still preparing: vote() comes back here once the bindings voted
+        }
+        if (record.localVote != Verdict.YES) {
+            backoutLocal(record);
+            return;
+        }
+        record.inDoubt = true;
+        queryAll(record);
+    }
+
+    /**
+     * Asks every peer and the coordinator, reachable or not: peers of a
+     * participant often have no link to it yet, and a transport that can
+     * dial them does so when asked to send (then reports the link up).
+     */
+    private void queryAll(TxnRecord record) {
+        record.ticksSinceQuery = 0;
+        for (int peer : record.peers) {
+            state.send(peer, new Message.Query(record.id));
+        }
+        if (record.coordinator != state.host) {
+            state.send(record.coordinator, new Message.Query(record.id)); // back, perhaps after a restart
+        }
+    }
+
+    /**
+     * What this participant can tell a host that asks about {@code txn}, or
+     * null if it has nothing to say (the coordinator role answers then). A
+     * host that has not voted yes vetoes: it backs the attempt out (so it
+     * never votes yes later) and answers backed out.
+     */
+    Message.Outcome outcomeOf(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null) {
+            Boolean committed = state.ended.get(txn);
+            return committed == null ? null : committed ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT;
+        }
+        return switch (record.state) {
+            case ACTIVE, WOUNDED -> {
+                abandon(record);
+                yield Message.Outcome.BACKED_OUT;
+            }
+            case PREPARING -> Message.Outcome.UNDECIDED;
+            case PREPARED -> record.localVote == Verdict.YES ? Message.Outcome.UNDECIDED : Message.Outcome.BACKED_OUT;
+        };
+    }
+
+    void onAnswer(Message.Answer answer) {
+        TxnRecord record = state.txns.get(answer.txn());
+        if (record == null || !record.inDoubt) {
+            return; // decided meanwhile, or an answer this host never needed
+        }
+        if (answer.outcome() != Message.Outcome.UNDECIDED && record.logged) {
+            // The coordinator keeps its logged commit until every participant acknowledged it.
+            record.acksOwed.add(record.coordinator);
+        }
+        switch (answer.outcome()) {
+            case COMMITTED -> installLocal(record);
+            case BACKED_OUT -> backoutLocal(record);
+            case UNDECIDED -> { } // asked again on a later tick
+        }
+    }
+
+    /** See {@link HostCore#recover}. */
+    boolean recover(TxnId txn, Set<Integer> peers) {
+        TxnRecord live = state.txns.get(txn);
+        if (live != null) {
+            return live.restored && live.inDoubt; // taken up from storage at start: its decision is still to come
+        }
+        Boolean committed = state.ended.get(txn);
+        if (committed != null) {
+            state.decide(committed ? new Decision.Install(txn) : new Decision.Discard(txn, true));
+            return true;
+        }
+        TxnRecord record = inDoubtRecord(txn, txn.host(), state.peersOf(peers, txn.host()));
+        state.txns.put(txn, record);
+        queryAll(record);
+        return true;
+    }
+
+    private TxnRecord inDoubtRecord(TxnId txn, int coordinatorHost, Set<Integer> peers) {
+        TxnRecord record = new TxnRecord(txn, new Priority(false, 0, txn.host(), txn.serial()));
+        record.state = State.PREPARED;
+        record.localVote = Verdict.YES;
+        record.coordinator = coordinatorHost;
+        record.peers = peers;
+        record.inDoubt = true;
+        return record;
+    }
+
+    /**
+     * Takes up what the log says this host prepared in an earlier run. An
+     * attempt with its end logged is remembered as ended (and acknowledged to
+     * its coordinator, which keeps its logged commit until then). This
+     * host's own part of an attempt it coordinated ends now: installed if
+     * the commit was logged, else backed out (presumed abort). Any other is
+     * in doubt and asks its peers and coordinator, keeping its variables
+     * locked if {@code retakeLocks}.
+     */
+    void restore(StorageRecord.Prepared prepared, Boolean endedCommitted, boolean commitLogged, boolean retakeLocks) {
+        TxnId txn = prepared.txn();
+        boolean own = prepared.coordinator() == state.host;
+        if (endedCommitted != null) {
+            state.ended.put(txn, endedCommitted);
+            if (!own) {
+                state.send(prepared.coordinator(), new Message.Ack(txn));
+            }
+            return;
+        }
+        TxnRecord record = inDoubtRecord(txn, prepared.coordinator(), CoreState.inOrder(prepared.peers()));
+        record.logged = true;
+        record.restored = true;
+        state.txns.put(txn, record);
+        if (own) {
+            record.inDoubt = false;
+            if (commitLogged) {
+                installLocal(record);
+            } else {
+                backoutLocal(record);
+            }
+            return;
+        }
+        record.acksOwed.add(prepared.coordinator());
+        if (retakeLocks) {
+            for (LockId lock : prepared.locks()) {
+                record.held.add(lock);
+                locking.retake(record, lock);
+            }
+        }
+        queryAll(record);
+    }
+
+    // ---- in doubt --------------------------------------------------------------------------
+
+    /** See {@link HostCore#participantsToAsk}. */
+    Set<Integer> participantsToAsk(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || !record.prepared() || record.coordinator < 0) {
+            return Set.of();
+        }
+        Set<Integer> hosts = new TreeSet<>(record.peers);
+        if (record.coordinator != state.host) {
+            hosts.add(record.coordinator);
+        }
+        return Collections.unmodifiableSet(hosts);
+    }
+
+    /** See {@link HostCore#resolveInDoubt}. */
+    boolean resolveInDoubt(TxnId txn, boolean commit) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || !lostCoordinator(record)) {
+            return false;
+        }
+        if (commit) {
+            heuristicallyCommitted.add(txn);
+            installLocal(record);
+        } else {
+            heuristicallyBackedOut.add(txn);
+            backoutLocal(record);
+        }
+        return true;
+    }
+
+    /** Prepared here, coordinated elsewhere, and the coordinator is (or was, since the vote) unreachable. */
+    private boolean lostCoordinator(TxnRecord record) {
+        return record.prepared() && record.coordinator != state.host
+                && (record.inDoubt || state.down.contains(record.coordinator));
+    }
+
+    int heuristicHazards() {
+        return heuristicHazards;
+    }
+
+    List<TxnId> inDoubt() {
+        List<TxnId> inDoubt = new ArrayList<>();
+        for (TxnRecord record : state.txns.values()) {
+            if (lostCoordinator(record)) {
+                inDoubt.add(record.id);
+            }
+        }
+        return inDoubt;
+    }
+
+    // ---- links and time --------------------------------------------------------------------
+
+    /** A prepared attempt whose coordinator was lost goes in doubt. */
+    void linkDown(TxnRecord record, int lost) {
+        if (record.prepared() && record.coordinator == lost && !record.inDoubt) {
+            coordinatorLost(record);
+        }
+    }
+
+    /** Attempts in doubt ask a host that became reachable again. */
+    void linkUp(int reached) {
+        for (TxnRecord record : state.txns.values()) {
+            if (record.inDoubt && (record.peers.contains(reached) || record.coordinator == reached)) {
+                state.send(reached, new Message.Query(record.id));
+            }
+        }
+    }
+
+    /** Attempts in doubt ask again every few ticks. */
+    void tick() {
+        for (TxnRecord record : state.txns.values()) {
+            if (record.inDoubt && ++record.ticksSinceQuery >= state.resendTicks) {
+                queryAll(record);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.waldo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.core.StorageRecord;
+import dev.waldo.runtime.core.TxnId;
+import dev.waldo.runtime.storage.FileStorage;
+import dev.waldo.runtime.storage.InMemoryStorage;
+import dev.waldo.runtime.testing.Node;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hosts keep their transaction records in a {@link dev.waldo.runtime.storage.Storage}:
+ * what a participant logs around a commit, and a host started on a log that
+ * holds a prepared attempt, which it takes up and settles by asking.
+ */
+@Timeout(60)
+class HostStorageTest {
+    private final InMemoryNetwork network = new InMemoryNetwork();
+
+    @TempDir
+    Path directory;
+
+    @AfterEach
+    void close() {
+        network.close();
+    }
+
+    @Test
+    void aParticipantLogsItsYesVoteThenItsEndAndForgetsItOnceAcknowledged() {
+        InMemoryStorage storage = new InMemoryStorage();
+        Host h1 = Host.inMemory(network, "h1");
+        Host h2 = Host.inMemory(network, "h2", storage);
+        Host h3 = Host.inMemory(network, "h3");
+        Host.Connection<Node, Node> toH2 = h1.connect(Node::create, h2, Node::create);
+        Node onH3 = h1.connect(Node::create, h3, Node::create).remote();
+        h2.bind("test", new RecordingBinding());
+
+        toH2.local().atomically("addBoth", ctx -> {
+            ctx.call(toH2.remote().ref(), "add", "bound", 7.0);
+            return ctx.call(onH3.ref(), "add", "bound", 7.0);
+        });
+        h2.close(); // nothing more is appended
+
+        List<StorageRecord> log = storage.load();
+        assertThat(log).hasSize(3);
+        StorageRecord.Prepared prepared = (StorageRecord.Prepared) log.get(0);
+        assertThat(prepared.coordinator()).as("h1's number").isEqualTo(1);
+        assertThat(prepared.peers()).as("h3's number").containsExactly(3);
+        assertThat(log.subList(1, 3)).containsExactly(new StorageRecord.Ended(prepared.txn(), true),
+                new StorageRecord.Forgotten(prepared.txn()));
+    }
+
+    @Test
+    void aHostStartedOnALogWithAPreparedAttemptAsksAndLogsTheOutcome() throws Exception {
+        Host h1 = Host.inMemory(network, "h1");
+        Host.inMemory(network, "h2");
+        // The previous run of this host voted yes on h1's attempt 1.100000 and died. h1 never
+        // logged a commit for it, so h1 answers backed out (presumed abort).
+        TxnId lost = new TxnId(1, 100_000);
+        try (FileStorage earlierRun = FileStorage.open(directory)) {
+            earlierRun.load();
+            earlierRun.append(List.of(new StorageRecord.Prepared(lost, 1, Set.of(2),
+                    List.of(LockId.whole(1, "bound")), new byte[0])));
+        }
+
+        Host restarted = Host.inMemory(network, "h3-next-run", FileStorage.open(directory));
+        var outcome = restarted.recoverInDoubt(lost.toString(), List.of("h1", "h2"));
+
+        assertThat(outcome.get(30, TimeUnit.SECONDS)).isFalse();
+        Awaiting.until(() -> restarted.liveTransactions() == 0, "the attempt is settled on the restarted host");
+        restarted.close();
+        try (FileStorage reopened = FileStorage.open(directory)) {
+            assertThat(reopened.load()).last().isEqualTo(new StorageRecord.Ended(lost, false));
+        }
+        assertThat(h1.liveTransactions()).isZero();
+    }
+}
