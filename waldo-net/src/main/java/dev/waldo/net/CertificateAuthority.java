@@ -6,6 +6,7 @@ import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.bouncycastle.asn1.x500.X500Name;
 
@@ -75,6 +76,20 @@ public final class CertificateAuthority {
     public static CertificateAuthority load(Path directory) {
         return new CertificateAuthority(Pem.readCertificate(directory.resolve(CERTIFICATE_FILE)),
                 Pem.readKey(directory.resolve(KEY_FILE)));
+    }
+
+    /**
+     * The identity and roles of the certificate {@link #issueHost} wrote into {@code hostStateDir},
+     * or empty when there is none (what a host with that state directory runs as under mutual TLS).
+     */
+    public static Optional<PeerIdentity> issuedIn(Path hostStateDir) {
+        Path file = hostStateDir.resolve(HostCredentials.MUTUAL_CERTIFICATE_FILE);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        X509Certificate issued = Pem.readCertificate(file);
+        String name = Certificates.commonName(issued);
+        return Optional.of(new PeerIdentity(name, name, Certificates.roles(issued), true));
     }
 
     /** The CA's certificate, which every host trusts. */
