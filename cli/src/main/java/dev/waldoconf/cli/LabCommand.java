@@ -59,7 +59,7 @@ final class LabCommand implements Runnable {
             if (switches < 1 || switches > 256) {
                 throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
             }
-            LabSpec spec = new LabSpec(switches, containers, network.insecure);
+            LabSpec spec = new LabSpec(switches, containers, network.security());
             var running = lab().running();
             if (running.isEmpty() && containers) {
                 // Checked here, not only in the lab process, so the user sees what is missing (and the image
@@ -182,10 +182,11 @@ final class LabCommand implements Runnable {
         @Override
         protected int run() throws IOException {
             LabDirectory lab = lab();
-            LabSpec spec = new LabSpec(switches, containers, network.insecure);
+            LabSpec spec = new LabSpec(switches, containers, network.security());
             LabRunner runner;
             try {
-                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()), docker());
+                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()
+                        .withOperatorState(lab.operatorState()).withProjectCa(lab.projectCa())), docker());
             } catch (IOException | ConfigException | RuntimeException e) {
                 lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "failed", e.getMessage()));
                 throw new IOException("lab did not start: " + e.getMessage(), e);

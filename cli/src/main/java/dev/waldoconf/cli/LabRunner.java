@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldo.net.Security;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
@@ -9,6 +10,7 @@ import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.lab.Lab;
 import dev.waldoconf.lab.SwitchConfig;
+import dev.waldoconf.service.Identities;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -60,13 +62,18 @@ final class LabRunner implements AutoCloseable {
             throws IOException, ConfigException {
         Files.createDirectories(directory.switchState());
         writeCommunity(directory.community());
+        String identities = spec.security() == Security.MUTUAL ? ensureOperator(directory) : "";
         Switches switches = spec.containers() ? containers(directory, spec, docker) : embedded(directory, spec);
         try {
             Files.writeString(directory.inventory(), inventoryYaml(switches.list(), spec.containers()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
             String note = startServices(engine, inventory, directory, services)
-                    + (spec.insecure() && !services.isEmpty() ? " with TLS off (--insecure)" : "");
+                    + (services.isEmpty() ? "" : switch (spec.security()) {
+                        case INSECURE -> " with TLS off (--insecure)";
+                        case SELF_SIGNED -> " trusting on first use (--tofu)";
+                        case MUTUAL -> " with certificates from the lab's CA" + identities;
+                    });
             LabRunner runner = new LabRunner(directory, switches, services, note);
             directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "ready", note));
             return runner;
@@ -120,6 +127,23 @@ final class LabRunner implements AutoCloseable {
             started.clear();
             return "switch services did not start: " + e.getMessage();
         }
+    }
+
+    /**
+     * The lab's project CA (created on the lab's first start) and an operator certificate with the
+     * change role for the local user, so that commands on the lab's inventory need no extra step.
+     * The services get theirs from the same CA as they start.
+     *
+     * @return a note naming the operator, for the lab's status
+     */
+    private static String ensureOperator(LabDirectory directory) {
+        var operator = Identities.operatorIn(directory.operatorState());
+        if (operator.isEmpty()) {
+            Identities.issueOperator(Identities.projectCa(directory.projectCa()), Identities.localOperatorName(),
+                    false, directory.operatorState());
+            operator = Identities.operatorIn(directory.operatorState());
+        }
+        return "; operator " + operator.orElseThrow().name();
     }
 
     private static void writeCommunity(Path file) throws IOException {

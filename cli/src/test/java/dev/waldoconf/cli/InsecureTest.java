@@ -65,7 +65,8 @@ class InsecureTest {
         serve(inventory, "--insecure");
 
         long start = System.currentTimeMillis();
-        CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes");
+        CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes",
+                "--tofu");
 
         assertThat(System.currentTimeMillis() - start).isLessThan(MISMATCH_FAILS_WITHIN_MS);
         assertThat(apply.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
@@ -156,7 +157,7 @@ class InsecureTest {
     /** Runs {@code waldoconf serve} for lab-1 in a thread until the test ends; returns once it listens. */
     private InetSocketAddress serve(Path inventory, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("serve", "--switch", "lab-1", "-i", inventory.toString(),
-                "--state-dir", dir.resolve("services").toString()));
+                "--state-dir", dir.resolve("services").toString(), "--ca-dir", dir.resolve("ca").toString()));
         args.addAll(List.of(options));
         CliContext context = context();
         Thread server = new Thread(() -> CliHarness.run(context, args.toArray(String[]::new)), "serve");

@@ -115,7 +115,7 @@ class LabCommandTest {
     void downKeepsTheRecordOfAContainerLabWhenDockerDoesNotAnswer() throws Exception {
         LabDirectory lab = new LabDirectory(dir.resolve("lab"));
         // A container lab whose process is gone (pid -1 never runs), its containers perhaps still there.
-        lab.write(new LabDirectory.Info(-1, new LabSpec(2, true, false), "ready", "services running"));
+        lab.write(new LabDirectory.Info(-1, new LabSpec(2, true, dev.waldo.net.Security.MUTUAL), "ready", "services running"));
         CliHarness cli = new CliHarness(dir);
         cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
         CliHarness.Result result = cli.run("lab", "down", "--dir", lab.dir().toString());

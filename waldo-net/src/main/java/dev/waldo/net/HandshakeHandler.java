@@ -13,10 +13,12 @@ import java.util.TreeSet;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
- * Opens every connection: the side that dialed sends its Hello first; the side
- * that accepted checks the dialer's Hello and identity and only then answers
- * with its own, so a peer it refuses sees the connection close before any link
- * is up. Each side checks the other's identity, then removes this handler and
+ * Opens every connection: the side that dialed sends its Hello first; with TLS
+ * on, the side that accepted checks the dialer's Hello and identity and only
+ * then answers with its own, so a peer it refuses sees the connection close
+ * before any link is up. Without TLS there is no identity to check, and the
+ * acceptor greets at once, so that a TLS client reaching it learns right away
+ * that it does not speak TLS. Each side checks the other's identity, then removes this handler and
  * tells the link handler that the link is up. Until then no other frame
  * reaches the rest of the pipeline.
  */
@@ -34,7 +36,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final NetConfig config;
     private final long incarnation;
     private final PeerPins pins;
-    private final boolean accepting;
+    private final boolean answering;
 
     /**
      * @param pins pinned peer certificates, for {@link Security#SELF_SIGNED}
@@ -44,12 +46,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.config = config;
         this.incarnation = incarnation;
         this.pins = pins;
-        this.accepting = accepting;
+        this.answering = accepting && config.security() != Security.INSECURE;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        if (!accepting) {
+        if (!answering) {
             // With TLS, SslHandler holds this write back until its own handshake is done.
             sendHello(ctx);
         }
@@ -70,7 +72,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         Hello hello = frame.getHello();
         checkHello(hello);
         PeerIdentity identity = identify(ctx, hello.getHost());
-        if (accepting) {
+        if (answering) {
             sendHello(ctx);
         }
         ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), identity, hello.getIncarnation()));
