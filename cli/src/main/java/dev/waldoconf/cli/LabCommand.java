@@ -31,7 +31,9 @@ final class LabCommand implements Runnable {
     /** {@code lab up}. */
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Starts N simulated switches in the background and writes DIR/inventory.yaml for them.",
-                "With a change engine built in, one WaldoConf service per switch runs beside them."},
+                "With a change engine built in, one WaldoConf service per switch runs beside them.",
+                "Unless --tofu or --insecure, the lab has its own project CA (DIR/ca), which issues each service its"
+                        + " certificate and you an operator certificate with the change role (DIR/operator)."},
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
             "3:no lab running (status), or a switch does not answer",
             "5:the lab could not be started, or --containers and no Docker engine answers"})

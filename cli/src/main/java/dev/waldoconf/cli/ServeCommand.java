@@ -28,7 +28,8 @@ final class ServeCommand extends SwitchCommand {
     String switchName;
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
-            description = "Where the service keeps its journal (default: ${DEFAULT-VALUE}/NAME).")
+            description = "Where the service keeps its journal, its certificate and its audit journal (default:"
+                    + " ${DEFAULT-VALUE}/NAME).")
     Path stateDir;
 
     @Option(names = "--service", paramLabel = "FILE.wld|NAME",
