@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -146,12 +147,22 @@ final class LabRunner implements AutoCloseable {
         return "; operator " + operator.orElseThrow().name();
     }
 
-    private static void writeCommunity(Path file) throws IOException {
-        Files.writeString(file, LAB_COMMUNITY + "\n");
+    /**
+     * Writes the community through a temporary file that is owner-only from the call that creates it,
+     * then renames it into place: the secret is never readable by others, not even for an instant.
+     */
+    static void writeCommunity(Path file) throws IOException {
+        Path folder = file.toAbsolutePath().getParent();
+        Path temporary = folder.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? Files.createTempFile(folder, "community.", ".tmp",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+                // Not a POSIX file system (Windows): its ACLs already default to the owner.
+                : Files.createTempFile(folder, "community.", ".tmp");
         try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system: the file keeps the folder's default permissions.
+            Files.writeString(temporary, LAB_COMMUNITY + "\n");
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,6 +27,14 @@ class LabCommandTest {
             assertThat(inventory).contains("name: lab-2").contains("community: {file: community}")
                     .doesNotContain(LabRunner.LAB_COMMUNITY);
             assertThat(Files.readString(labDir.resolve("community")).trim()).isEqualTo(LabRunner.LAB_COMMUNITY);
+            for (Path secret : List.of(labDir.resolve("community"), labDir.resolve("ca").resolve("ca.key"),
+                    labDir.resolve("operator").resolve("host.key"))) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).as(secret.toString())
+                        .isEqualTo("rw-------");
+            }
+            try (var files = Files.list(labDir)) {
+                assertThat(files.map(Path::getFileName).map(Path::toString)).noneMatch(name -> name.endsWith(".tmp"));
+            }
 
             CliHarness.Result again = cli.run("lab", "up", "--dir", labDir.toString());
             assertThat(again.out()).startsWith("A lab is already running in " + labDir);
