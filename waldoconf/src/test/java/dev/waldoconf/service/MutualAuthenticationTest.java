@@ -158,6 +158,31 @@ class MutualAuthenticationTest {
     }
 
     @Test
+    void aServiceRevertsItsOwnExpiredTrialAndRecordsItAsItsOwnChange() throws Exception {
+        OperatorSession alice = connect(addresses(), Identities.operatorNet(operator("alice", false), Security.MUTUAL));
+        alice.runner().apply(alice.runner().newChangeId(), alice.targets(), List.of(WITH_VLAN_20, WITH_VLAN_20),
+                Optional.of(java.time.Duration.ofSeconds(1)));
+        alice.close();
+
+        long giveUpAt = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (!devices.stream().allMatch(device -> FACTORY.equals(readQuietly(device)))) {
+            assertThat(System.nanoTime()).as("every switch reverted within 60 s").isLessThan(giveUpAt);
+            Thread.sleep(100);
+        }
+        assertThat(journal(0)).extracting(AuditJournal.Entry::who, AuditJournal.Entry::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("operator-alice", "committed"),
+                org.assertj.core.groups.Tuple.tuple("switch-sw-1 (this service: an expired trial)", "committed"));
+    }
+
+    private static SwitchState readQuietly(MemoryVlanDevice device) {
+        try {
+            return device.read();
+        } catch (dev.waldoconf.device.DeviceException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void anOperatorWithoutACertificateIsToldHowToGetOne() {
         assertThatThrownBy(() -> Identities.operatorNet(dir.resolve("nobody"), Security.MUTUAL))
                 .hasMessageContaining("no operator certificate in " + dir.resolve("nobody"))
