@@ -12,6 +12,7 @@ import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomProgramException;
+import dev.waldoconf.service.Identities;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,9 +56,10 @@ final class CallCommand extends SwitchCommand {
             description = "The switches whose services take part, comma-separated (default: every switch).")
     List<String> switches;
 
-    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = ".waldoconf/operator",
-            description = "Where this host keeps its TLS key and the service certificates it pinned"
-                    + " (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--operator-dir", paramLabel = "DIR",
+            description = "Where this operator's certificate from the project CA is (or, with --tofu, the service"
+                    + " certificates it pinned). Default: the local lab's, without --inventory; else "
+                    + EngineProvider.OPERATOR_STATE_NAME + ".")
     Path operatorDir;
 
     CallCommand(CliContext context) {
@@ -99,10 +101,15 @@ final class CallCommand extends SwitchCommand {
         }
     }
 
-    /** This operator's host: TLS state in --operator-dir, TLS off with --insecure. */
-    private NetConfig net() {
-        NetConfig net = NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorDir);
-        return network.insecure ? net.insecure() : net;
+    /** This operator's host: its certificate (or pinned services) in --operator-dir. */
+    private NetConfig net() throws CommandFailure {
+        try {
+            Path state = operatorDir != null ? operatorDir : inventoryOptions.inventory == null
+                    ? new LabDirectory(inventoryOptions.labDir).operatorState() : EngineProvider.OPERATOR_STATE;
+            return Identities.operatorNet(state, network.security());
+        } catch (IllegalStateException e) {
+            throw new CommandFailure(ExitCodes.UNAVAILABLE, e.getMessage());
+        }
     }
 
     /** The checked program, or a usage failure with its problems as file:line:col. */

@@ -13,7 +13,10 @@ import java.time.Clock;
  * CLI owns how switches are opened (SNMP credentials from the environment).
  */
 public final class EngineProvider implements ChangeEngineProvider {
-    /** Where the operator's Waldo host keeps its TLS key and the service certificates it pinned. */
+    /**
+     * Where the operator's Waldo host keeps its key and certificate from the project CA ({@code
+     * waldoconf init}), or under {@code --tofu} its self-signed one and the service certificates it pinned.
+     */
     static final String OPERATOR_STATE_NAME = ".waldoconf/operator";
     static final Path OPERATOR_STATE = Path.of(OPERATOR_STATE_NAME);
 

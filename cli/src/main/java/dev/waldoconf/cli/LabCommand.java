@@ -31,7 +31,9 @@ final class LabCommand implements Runnable {
     /** {@code lab up}. */
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Starts N simulated switches in the background and writes DIR/inventory.yaml for them.",
-                "With a change engine built in, one WaldoConf service per switch runs beside them."},
+                "With a change engine built in, one WaldoConf service per switch runs beside them.",
+                "Unless --tofu or --insecure, the lab has its own project CA (DIR/ca), which issues each service its"
+                        + " certificate and you an operator certificate with the change role (DIR/operator)."},
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
             "3:no lab running (status), or a switch does not answer",
             "5:the lab could not be started, or --containers and no Docker engine answers"})
@@ -59,7 +61,7 @@ final class LabCommand implements Runnable {
             if (switches < 1 || switches > 256) {
                 throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
             }
-            LabSpec spec = new LabSpec(switches, containers, network.insecure);
+            LabSpec spec = new LabSpec(switches, containers, network.security());
             var running = lab().running();
             if (running.isEmpty() && containers) {
                 // Checked here, not only in the lab process, so the user sees what is missing (and the image
@@ -182,10 +184,11 @@ final class LabCommand implements Runnable {
         @Override
         protected int run() throws IOException {
             LabDirectory lab = lab();
-            LabSpec spec = new LabSpec(switches, containers, network.insecure);
+            LabSpec spec = new LabSpec(switches, containers, network.security());
             LabRunner runner;
             try {
-                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()), docker());
+                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()
+                        .withOperatorState(lab.operatorState()).withProjectCa(lab.projectCa())), docker());
             } catch (IOException | ConfigException | RuntimeException e) {
                 lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "failed", e.getMessage()));
                 throw new IOException("lab did not start: " + e.getMessage(), e);

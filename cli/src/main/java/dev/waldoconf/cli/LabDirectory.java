@@ -12,10 +12,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.Properties;
+import dev.waldo.net.Security;
 
 /**
  * The folder of a local lab ({@code .waldoconf/lab} by default): the running lab's record
- * ({@code lab.properties}: pid, switch count, containers or not, TLS or not, status), the inventory it wrote, the community file
+ * ({@code lab.properties}: pid, switch count, containers or not, how services authenticate, status), the inventory it wrote, the community file
  * that inventory refers to, the switches' state files and the lab's log. Any invocation of
  * {@code waldoconf} finds the lab through it.
  *
@@ -47,9 +48,22 @@ record LabDirectory(Path dir) {
         return dir.resolve("switches");
     }
 
-    /** The per-switch services' journals. */
+    /** The per-switch services' journals, TLS state and audit journals. */
     Path serviceState() {
         return dir.resolve("services");
+    }
+
+    /** The lab's own project CA, which issues its services' and its operator's certificates. */
+    Path projectCa() {
+        return dir.resolve("ca");
+    }
+
+    /**
+     * The operator's TLS state for this lab: its certificate from the lab's CA (or, under
+     * {@code --tofu}, the certificates of the lab's services it pinned).
+     */
+    Path operatorState() {
+        return dir.resolve("operator");
     }
 
     /**
@@ -94,13 +108,24 @@ record LabDirectory(Path dir) {
         }
         try {
             LabSpec spec = new LabSpec(Integer.parseInt(properties.getProperty("switches", "0")),
-                    Boolean.parseBoolean(properties.getProperty("containers")),
-                    Boolean.parseBoolean(properties.getProperty("insecure")));
+                    Boolean.parseBoolean(properties.getProperty("containers")), security(properties));
             return Optional.of(new Info(Long.parseLong(properties.getProperty("pid", "-1")), spec,
                     properties.getProperty("status", "unknown"), properties.getProperty("message", "")));
-        } catch (NumberFormatException e) {
+        } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * How the lab's services authenticate: its record's {@code security}; a record from before
+     * there was a project CA says only whether TLS was off, and its services trusted on first use.
+     */
+    private static Security security(Properties properties) {
+        String security = properties.getProperty("security");
+        if (security != null) {
+            return Security.valueOf(security);
+        }
+        return Boolean.parseBoolean(properties.getProperty("insecure")) ? Security.INSECURE : Security.SELF_SIGNED;
     }
 
     /** The lab record, if its process is alive. */
@@ -115,7 +140,7 @@ record LabDirectory(Path dir) {
         properties.setProperty("pid", Long.toString(info.pid()));
         properties.setProperty("switches", Integer.toString(info.switches()));
         properties.setProperty("containers", Boolean.toString(info.spec().containers()));
-        properties.setProperty("insecure", Boolean.toString(info.spec().insecure()));
+        properties.setProperty("security", info.spec().security().name());
         properties.setProperty("status", info.status());
         properties.setProperty("message", info.message());
         Path temporary = dir.resolve("lab.properties.tmp");

@@ -40,8 +40,9 @@ public interface LabLauncher {
             if (spec.containers()) {
                 command.add("--containers");
             }
-            if (spec.insecure()) {
-                command.add("--insecure");
+            String security = NetworkOptions.option(spec.security());
+            if (!security.isEmpty()) {
+                command.add(security);
             }
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(lab.log().toFile()).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))

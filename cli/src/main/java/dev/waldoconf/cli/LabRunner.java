@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldo.net.Security;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
@@ -9,12 +10,14 @@ import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.lab.Lab;
 import dev.waldoconf.lab.SwitchConfig;
+import dev.waldoconf.service.Identities;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,13 +63,18 @@ final class LabRunner implements AutoCloseable {
             throws IOException, ConfigException {
         Files.createDirectories(directory.switchState());
         writeCommunity(directory.community());
+        String identities = spec.security() == Security.MUTUAL ? ensureOperator(directory) : "";
         Switches switches = spec.containers() ? containers(directory, spec, docker) : embedded(directory, spec);
         try {
             Files.writeString(directory.inventory(), inventoryYaml(switches.list(), spec.containers()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
             String note = startServices(engine, inventory, directory, services)
-                    + (spec.insecure() && !services.isEmpty() ? " with TLS off (--insecure)" : "");
+                    + (services.isEmpty() ? "" : switch (spec.security()) {
+                        case INSECURE -> " with TLS off (--insecure)";
+                        case SELF_SIGNED -> " trusting on first use (--tofu)";
+                        case MUTUAL -> " with certificates from the lab's CA" + identities;
+                    });
             LabRunner runner = new LabRunner(directory, switches, services, note);
             directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "ready", note));
             return runner;
@@ -122,12 +130,39 @@ final class LabRunner implements AutoCloseable {
         }
     }
 
-    private static void writeCommunity(Path file) throws IOException {
-        Files.writeString(file, LAB_COMMUNITY + "\n");
+    /**
+     * The lab's project CA (created on the lab's first start) and an operator certificate with the
+     * change role for the local user, so that commands on the lab's inventory need no extra step.
+     * The services get theirs from the same CA as they start.
+     *
+     * @return a note naming the operator, for the lab's status
+     */
+    private static String ensureOperator(LabDirectory directory) {
+        var operator = Identities.operatorIn(directory.operatorState());
+        if (operator.isEmpty()) {
+            Identities.issueOperator(Identities.projectCa(directory.projectCa()), Identities.localOperatorName(),
+                    false, directory.operatorState());
+            operator = Identities.operatorIn(directory.operatorState());
+        }
+        return "; operator " + operator.orElseThrow().name();
+    }
+
+    /**
+     * Writes the community through a temporary file that is owner-only from the call that creates it,
+     * then renames it into place: the secret is never readable by others, not even for an instant.
+     */
+    static void writeCommunity(Path file) throws IOException {
+        Path folder = file.toAbsolutePath().getParent();
+        Path temporary = folder.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? Files.createTempFile(folder, "community.", ".tmp",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+                // Not a POSIX file system (Windows): its ACLs already default to the owner.
+                : Files.createTempFile(folder, "community.", ".tmp");
         try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system: the file keeps the folder's default permissions.
+            Files.writeString(temporary, LAB_COMMUNITY + "\n");
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
         }
     }
 

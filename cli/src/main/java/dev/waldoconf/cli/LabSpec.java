@@ -1,22 +1,29 @@
 package dev.waldoconf.cli;
 
+import dev.waldo.net.Security;
+
 /**
  * What lab to start, as {@code lab up} was asked for it; the lab's record keeps it so later
  * invocations know how the lab runs.
  *
  * @param switches how many switches
  * @param containers whether each switch runs in its own container instead of in the lab process
- * @param insecure whether the switches' services run with TLS off ({@code --insecure})
+ * @param security how the switches' services and the operator authenticate each other: the lab's
+ *     own project CA (the default), trust on first use ({@code --tofu}) or TLS off ({@code --insecure})
  */
-record LabSpec(int switches, boolean containers, boolean insecure) {
+record LabSpec(int switches, boolean containers, Security security) {
     /** How long a lab may take to start: a minute, plus time for each container's Java to come up. */
     long startTimeoutMs() {
         return LabLauncher.START_TIMEOUT_MS + (containers ? 2_000L * switches : 0);
     }
 
-    /** For messages: "2 switches in containers, services with TLS off". */
+    /** For messages: "2 switches in containers, services with TLS off (--insecure)". */
     String describe() {
         return switches + (switches == 1 ? " switch" : " switches") + (containers ? " in containers" : "")
-                + (insecure ? ", services with TLS off (--insecure)" : "");
+                + switch (security) {
+                    case INSECURE -> ", services with TLS off (--insecure)";
+                    case SELF_SIGNED -> ", services trusting on first use (--tofu)";
+                    case MUTUAL -> "";
+                };
     }
 }

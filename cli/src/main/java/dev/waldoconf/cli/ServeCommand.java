@@ -4,6 +4,7 @@ import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import java.io.IOException;
@@ -16,7 +17,10 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Runs the WaldoConf service of one switch until stopped.",
             "The service holds the switch's intended state, takes part in changes, and reverts an unconfirmed"
-                    + " trial at its deadline."},
+                    + " trial at its deadline.",
+            "It accepts only operators whose certificate comes from the project CA, lets only those with the"
+                    + " change role change the switch, and records every change in DIR/NAME/net/audit.log"
+                    + " ('waldoconf log')."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:stopped", "2:bad usage, invalid inventory, unknown switch, or a --service .wld with errors (file:line:col)", "5:no change engine in this build"})
 final class ServeCommand extends SwitchCommand {
@@ -24,7 +28,8 @@ final class ServeCommand extends SwitchCommand {
     String switchName;
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
-            description = "Where the service keeps its journal (default: ${DEFAULT-VALUE}/NAME).")
+            description = "Where the service keeps its journal, its certificate and its audit journal (default:"
+                    + " ${DEFAULT-VALUE}/NAME).")
     Path stateDir;
 
     @Option(names = "--service", paramLabel = "FILE.wld|NAME",
@@ -32,8 +37,20 @@ final class ServeCommand extends SwitchCommand {
                     + " one by name (system-group).")
     Path customService;
 
+    @Option(names = "--ca-dir", paramLabel = "DIR",
+            description = {"The project CA that issues this service its certificate on its first start, if it has"
+                    + " none yet in its state directory (created here if there is no CA). Default: "
+                    + ".waldoconf/ca; the local lab's own, without --inventory. Not used with --tofu or --insecure."})
+    Path caDir;
+
     ServeCommand(CliContext context) {
         super(context);
+    }
+
+    @Override
+    protected EngineOptions engineOptions() {
+        EngineOptions options = super.engineOptions();
+        return caDir == null ? options : options.withProjectCa(caDir);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldo.net.Security;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.ConfigProblem;
 import dev.waldoconf.config.Inventory;
@@ -97,7 +98,7 @@ abstract class SwitchCommand implements Callable<Integer> {
             err().println("No --inventory given and no lab running: starting a lab of " + inventoryOptions.labSwitches
                     + " simulated switches in " + lab.dir() + " (stop it with 'waldoconf lab down').");
             err().flush();
-            lab.ensureRunning(context.labs(), new LabSpec(inventoryOptions.labSwitches, false, network.insecure));
+            lab.ensureRunning(context.labs(), new LabSpec(inventoryOptions.labSwitches, false, network.security()));
         }
         return InventoryLoader.load(lab.inventory());
     }
@@ -119,25 +120,31 @@ abstract class SwitchCommand implements Callable<Integer> {
     }
 
     /**
-     * The change engine with TLS as {@code --insecure} says, or a failure saying it is not in this
-     * build, or that the local lab (when its inventory is used) runs its services the other way.
-     * With the local lab, the operator's TLS state (the service certificates it pinned) lives in the
-     * lab's directory: a lab made afresh has new certificates under the same service names.
+     * The change engine with authentication as {@code --tofu} or {@code --insecure} say (the project
+     * CA by default), or a failure saying it is not in this build, or that the local lab (when its
+     * inventory is used) runs its services another way. With the local lab, the operator's TLS state
+     * (its certificate from the lab's CA) and the CA live in the lab's directory.
      */
     protected ChangeEngine engine() throws CommandFailure, IOException {
         checkLabAgreesOnTls();
-        EngineOptions options = network.engineOptions();
+        EngineOptions options = engineOptions();
         if (inventoryOptions.inventory == null) {
-            options = options.withOperatorState(inventoryOptions.labDir.resolve("operator"));
+            LabDirectory lab = new LabDirectory(inventoryOptions.labDir);
+            options = options.withOperatorState(lab.operatorState()).withProjectCa(lab.projectCa());
         }
         return context.engines().apply(options).orElseThrow(() -> new CommandFailure(
                 ExitCodes.UNAVAILABLE, "this waldoconf has no change engine (dev.waldoconf.service) built in yet,"
                         + " so it cannot '" + spec.name() + "'; 'waldoconf plan' works without it"));
     }
 
+    /** The engine options this command asks for; serve adds where its project CA is. */
+    protected EngineOptions engineOptions() {
+        return network.engineOptions();
+    }
+
     /**
-     * Both ends must agree on TLS: when the local lab's inventory is used, say so before connecting
-     * rather than after a failed handshake.
+     * Both ends must agree on how they authenticate: when the local lab's inventory is used, say so
+     * before connecting rather than after a failed handshake.
      */
     protected void checkLabAgreesOnTls() throws CommandFailure, IOException {
         if (inventoryOptions.inventory != null) {
@@ -145,14 +152,24 @@ abstract class SwitchCommand implements Callable<Integer> {
         }
         LabDirectory lab = new LabDirectory(inventoryOptions.labDir);
         var running = lab.running();
-        if (running.isEmpty() || running.get().spec().insecure() == network.insecure) {
+        if (running.isEmpty() || running.get().spec().security() == network.security()) {
             return;
         }
-        throw new CommandFailure(ExitCodes.USAGE, running.get().spec().insecure()
-                ? "the lab in " + lab.dir() + " runs its services with TLS off (lab up --insecure); pass --insecure"
-                        + " too, or restart the lab with TLS ('waldoconf lab down', then 'waldoconf lab up')"
-                : "the lab in " + lab.dir() + " runs its services with TLS; drop --insecure, or restart the lab"
-                        + " with it ('waldoconf lab down', then 'waldoconf lab up --insecure')");
+        Security labs = running.get().spec().security();
+        String ours = NetworkOptions.option(network.security());
+        String change = labs == Security.MUTUAL ? "drop " + ours : "pass " + NetworkOptions.option(labs)
+                + (ours.isEmpty() ? " too" : " instead of " + ours);
+        throw new CommandFailure(ExitCodes.USAGE, "the lab in " + lab.dir() + " runs its services " + describe(labs)
+                + "; " + change + ", or restart the lab ('waldoconf lab down', then 'waldoconf lab up"
+                + (ours.isEmpty() ? "" : " " + ours) + "')");
+    }
+
+    private static String describe(Security security) {
+        return switch (security) {
+            case INSECURE -> "with TLS off (lab up --insecure)";
+            case SELF_SIGNED -> "trusting on first use (lab up --tofu)";
+            case MUTUAL -> "with certificates from its project CA";
+        };
     }
 
     /** Turns an engine failure into a command failure with the matching exit code. */

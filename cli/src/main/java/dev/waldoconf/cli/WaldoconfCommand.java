@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
             "  waldoconf apply configs/vlan.yaml --trial 300s",
             "  waldoconf confirm      (or: waldoconf rollback)"},
         subcommands = {PlanCommand.class, ApplyCommand.class, ConfirmCommand.class, RollbackCommand.class,
-            StatusCommand.class, ServeCommand.class, CallCommand.class, LabCommand.class,
+            StatusCommand.class, ServeCommand.class, CallCommand.class, LabCommand.class, InitCommand.class,
+            LogCommand.class,
             AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:done",
@@ -33,7 +34,8 @@ public final class WaldoconfCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "say what to do: plan, apply, confirm, rollback, status, serve, call, lab or waldoc (see --help)");
+                "say what to do: plan, apply, confirm, rollback, status, serve, call, lab, init, log or waldoc"
+                        + " (see --help)");
     }
 
     /**

@@ -144,6 +144,10 @@ class CallCommandTest {
         List<String> all = new ArrayList<>(List.of(args));
         if (args[0].equals("call")) {
             all.addAll(List.of("--operator-dir", dir.resolve("operator").toString()));
+            if (!all.contains("--insecure")) {
+                // The services here are started as in-process tools start them: trusting on first use.
+                all.add("--tofu");
+            }
         }
         try (CliHarness harness = new CliHarness(dir)) {
             return harness.run(all.toArray(String[]::new));

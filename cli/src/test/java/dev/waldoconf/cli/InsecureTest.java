@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --insecure} end to end with the real change engine: {@code serve} and {@code apply} with
- * TLS off, each mix of TLS and plain failing at once with a message that says which end to change,
- * and a lab started with {@code --insecure}.
+ * How the ends authenticate, end to end with the real change engine: {@code serve} and {@code apply}
+ * with TLS off, each mix of TLS and plain failing at once with a message that says which end to
+ * change, a lab started with {@code --insecure}, and the default (the project CA) taking changes
+ * from its own operators only.
  */
 @Timeout(120)
 class InsecureTest {
@@ -65,7 +66,8 @@ class InsecureTest {
         serve(inventory, "--insecure");
 
         long start = System.currentTimeMillis();
-        CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes");
+        CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes",
+                "--tofu");
 
         assertThat(System.currentTimeMillis() - start).isLessThan(MISMATCH_FAILS_WITHIN_MS);
         assertThat(apply.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
@@ -88,6 +90,31 @@ class InsecureTest {
         assertThat(status.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
         assertThat(status.out() + status.err()).contains("this command has TLS off (--insecure) and the service"
                 + " closed the connection").contains("drop --insecure");
+    }
+
+    @Test
+    void byDefaultAServiceTakesChangesFromTheProjectCasOperatorsOnly() throws Exception {
+        SimulatedSwitch sw = startSwitch();
+        Path inventory = inventory(sw);
+        serve(inventory);
+        String operatorDir = dir.resolve("operator").toString();
+
+        CliHarness.Result stranger = CliHarness.run(context(), "init", "--ca-dir", dir.resolve("other-ca").toString(),
+                "--operator", "mallory", "--operator-dir", operatorDir);
+        assertThat(stranger.exitCode()).as(stranger.err()).isZero();
+        CliHarness.Result refused = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
+        assertThat(refused.err()).contains("the service did not accept this operator's certificate");
+        assertThat(sw.state().isActiveVlan(10)).as("nothing changed").isFalse();
+
+        CliHarness.run(context(), "init", "--ca-dir", dir.resolve("ca").toString(), "--operator", "alice",
+                "--operator-dir", operatorDir);
+        CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes");
+        assertThat(apply.exitCode()).as(apply.out() + apply.err()).isZero();
+        assertThat(sw.state().isActiveVlan(10)).isTrue();
+        CliHarness.Result log = CliHarness.run(context(), "log", "-i", inventory.toString(), "--state-dir",
+                dir.resolve("services").toString());
+        assertThat(log.out()).contains("lab-1  operator-alice  committed");
     }
 
     /** The lab process runs its services with TLS off; commands on its inventory must say --insecure too. */
@@ -156,7 +183,7 @@ class InsecureTest {
     /** Runs {@code waldoconf serve} for lab-1 in a thread until the test ends; returns once it listens. */
     private InetSocketAddress serve(Path inventory, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("serve", "--switch", "lab-1", "-i", inventory.toString(),
-                "--state-dir", dir.resolve("services").toString()));
+                "--state-dir", dir.resolve("services").toString(), "--ca-dir", dir.resolve("ca").toString()));
         args.addAll(List.of(options));
         CliContext context = context();
         Thread server = new Thread(() -> CliHarness.run(context, args.toArray(String[]::new)), "serve");

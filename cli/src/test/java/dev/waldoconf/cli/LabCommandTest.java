@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,6 +27,14 @@ class LabCommandTest {
             assertThat(inventory).contains("name: lab-2").contains("community: {file: community}")
                     .doesNotContain(LabRunner.LAB_COMMUNITY);
             assertThat(Files.readString(labDir.resolve("community")).trim()).isEqualTo(LabRunner.LAB_COMMUNITY);
+            for (Path secret : List.of(labDir.resolve("community"), labDir.resolve("ca").resolve("ca.key"),
+                    labDir.resolve("operator").resolve("host.key"))) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).as(secret.toString())
+                        .isEqualTo("rw-------");
+            }
+            try (var files = Files.list(labDir)) {
+                assertThat(files.map(Path::getFileName).map(Path::toString)).noneMatch(name -> name.endsWith(".tmp"));
+            }
 
             CliHarness.Result again = cli.run("lab", "up", "--dir", labDir.toString());
             assertThat(again.out()).startsWith("A lab is already running in " + labDir);
@@ -115,7 +124,7 @@ class LabCommandTest {
     void downKeepsTheRecordOfAContainerLabWhenDockerDoesNotAnswer() throws Exception {
         LabDirectory lab = new LabDirectory(dir.resolve("lab"));
         // A container lab whose process is gone (pid -1 never runs), its containers perhaps still there.
-        lab.write(new LabDirectory.Info(-1, new LabSpec(2, true, false), "ready", "services running"));
+        lab.write(new LabDirectory.Info(-1, new LabSpec(2, true, dev.waldo.net.Security.MUTUAL), "ready", "services running"));
         CliHarness cli = new CliHarness(dir);
         cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
         CliHarness.Result result = cli.run("lab", "down", "--dir", lab.dir().toString());

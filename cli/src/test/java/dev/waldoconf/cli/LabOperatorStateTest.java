@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The operator pins each service's certificate by the service's name. Two labs (or one lab made
- * afresh) have services of the same names with different certificates, so the operator keeps its
- * pins per lab, in the lab's directory, and a change on one lab never trips over the other's.
+ * Each lab has its own project CA, which issues its services' certificates and its operator's. Two
+ * labs have services of the same names under different CAs, so the operator keeps its certificate
+ * per lab, in the lab's directory, and a change on one lab never trips over the other's.
  */
 @Timeout(180)
 class LabOperatorStateTest {
@@ -33,7 +33,11 @@ class LabOperatorStateTest {
                 CliHarness.Result apply = CliHarness.run(context, "apply", PLAN, "--lab-dir", labDir.toString(),
                         "--yes");
                 assertThat(apply.exitCode()).as(lab + " lab: " + apply.out() + apply.err()).isZero();
-                assertThat(labDir.resolve("operator").resolve("known-peers")).as("the lab's own pins").exists();
+                assertThat(labDir.resolve("operator").resolve("host.crt")).as("the lab's own operator").exists();
+                CliHarness.Result log = CliHarness.run(context, "log", "--lab-dir", labDir.toString());
+                assertThat(log.out()).as("recorded with the operator's name")
+                        .contains("lab-1  operator-" + dev.waldoconf.service.Identities.localOperatorName()
+                                + "  committed");
             } finally {
                 CliHarness.run(context, "lab", "down", "--dir", labDir.toString());
             }

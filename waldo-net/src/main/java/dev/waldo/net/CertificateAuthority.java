@@ -6,6 +6,8 @@ import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.bouncycastle.asn1.x500.X500Name;
 
 /**
@@ -14,13 +16,19 @@ import org.bouncycastle.asn1.x500.X500Name;
  * <p>Create it once, keep its directory private, and issue one certificate per
  * host into that host's state directory. A host started with
  * {@link Security#MUTUAL} then accepts only peers whose certificate this CA
- * signed and whose certificate names the host id they announce:
+ * signed, whose certificate names the host id they announce (see
+ * {@link PeerIdentity}) and, if the host asks for roles
+ * ({@link NetConfig#withAcceptedRoles}), that carry one of them:
  *
  * <pre>{@code
  * CertificateAuthority ca = CertificateAuthority.create(Path.of("ca"), "waldo lab CA");
- * ca.issueHost("switch-1", Path.of("state/switch-1"));
- * ca.issueHost("cli", Path.of("state/cli"));
+ * ca.issueHost("switch-1", Set.of("service"), Path.of("state/switch-1"));
+ * ca.issueHost("operator-alice", Set.of("operator"), Path.of("state/alice"));
  * }</pre>
+ *
+ * To rotate a host's certificate, issue it again (the old one stays valid until
+ * it expires, so also rotate the CA when a key leaked: create a new CA and
+ * issue every host again).
  *
  * The same is available as a command: {@code java -cp ... dev.waldo.net.CertificateAuthorityCommand}.
  */
@@ -52,17 +60,36 @@ public final class CertificateAuthority {
                     + "; load it with CertificateAuthority.load, or choose another directory");
         }
         KeyPair keys = Certificates.newKeyPair();
-        X509Certificate certificate = Certificates.sign(name, keys.getPublic(), Certificates.name(name),
-                keys.getPrivate(), true, Certificates.CA_VALIDITY);
+        X509Certificate certificate = Certificates.sign(name, Set.of(), keys.getPublic(),
+                Certificates.name(name, Set.of()), keys.getPrivate(), true, Certificates.CA_VALIDITY);
         Pem.writeKey(directory.resolve(KEY_FILE), keys.getPrivate());
         Pem.writeCertificate(directory.resolve(CERTIFICATE_FILE), certificate);
         return new CertificateAuthority(certificate, keys.getPrivate());
+    }
+
+    /** Whether {@code directory} holds a CA that {@link #create} wrote. */
+    public static boolean existsIn(Path directory) {
+        return Files.exists(directory.resolve(KEY_FILE)) && Files.exists(directory.resolve(CERTIFICATE_FILE));
     }
 
     /** Loads the CA that {@link #create} wrote to {@code directory}. */
     public static CertificateAuthority load(Path directory) {
         return new CertificateAuthority(Pem.readCertificate(directory.resolve(CERTIFICATE_FILE)),
                 Pem.readKey(directory.resolve(KEY_FILE)));
+    }
+
+    /**
+     * The identity and roles of the certificate {@link #issueHost} wrote into {@code hostStateDir},
+     * or empty when there is none (what a host with that state directory runs as under mutual TLS).
+     */
+    public static Optional<PeerIdentity> issuedIn(Path hostStateDir) {
+        Path file = hostStateDir.resolve(HostCredentials.MUTUAL_CERTIFICATE_FILE);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        X509Certificate issued = Pem.readCertificate(file);
+        String name = Certificates.commonName(issued);
+        return Optional.of(new PeerIdentity(name, name, Certificates.roles(issued), true));
     }
 
     /** The CA's certificate, which every host trusts. */
@@ -73,15 +100,20 @@ public final class CertificateAuthority {
     /**
      * Issues a certificate for host {@code hostId} and writes everything the
      * host needs for {@link Security#MUTUAL} into its state directory:
-     * {@code host.key} (owner-only), {@code host.crt} and {@code ca.crt}.
-     * Issuing again replaces the host's key and certificate.
+     * {@code host.key} (owner-only from its creation), {@code host.crt} and
+     * {@code ca.crt}. Issuing again replaces the host's key and certificate
+     * (that is how a host's certificate is rotated).
      *
+     * @param hostId the identity the certificate names (its common name); hosts that run as
+     *     several processes under it announce {@code hostId~run} (see {@link PeerIdentity})
+     * @param roles what the host may do, as its peers check it (each an OU of the subject); may be empty
      * @return the issued certificate
      */
-    public X509Certificate issueHost(String hostId, Path hostStateDir) {
+    public X509Certificate issueHost(String hostId, Set<String> roles, Path hostStateDir) {
+        PeerIdentity.checkName(hostId);
         KeyPair keys = Certificates.newKeyPair();
         X500Name issuer = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
-        X509Certificate issued = Certificates.sign(hostId, keys.getPublic(), issuer, key, false,
+        X509Certificate issued = Certificates.sign(hostId, roles, keys.getPublic(), issuer, key, false,
                 Certificates.HOST_VALIDITY);
         Pem.writeKey(hostStateDir.resolve(HostCredentials.MUTUAL_KEY_FILE), keys.getPrivate());
         Pem.writeCertificate(hostStateDir.resolve(HostCredentials.MUTUAL_CERTIFICATE_FILE), issued);

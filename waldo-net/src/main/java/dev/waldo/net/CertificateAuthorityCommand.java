@@ -2,6 +2,9 @@ package dev.waldo.net;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The command that creates a project CA and issues host certificates for
@@ -9,7 +12,7 @@ import java.nio.file.Path;
  *
  * <pre>
  * waldo-ca init  &lt;ca-dir&gt; [name]               create ca.key and ca.crt
- * waldo-ca issue &lt;ca-dir&gt; &lt;host-id&gt; &lt;state-dir&gt;  write host.key, host.crt, ca.crt
+ * waldo-ca issue &lt;ca-dir&gt; &lt;host-id&gt; &lt;state-dir&gt; [role...]  write host.key, host.crt, ca.crt
  * </pre>
  */
 public final class CertificateAuthorityCommand {
@@ -31,10 +34,12 @@ public final class CertificateAuthorityCommand {
                         + Certificates.fingerprint(ca.certificate()) + ")");
                 return 0;
             }
-            if (args.length == 4 && args[0].equals("issue")) {
-                var issued = CertificateAuthority.load(Path.of(args[1])).issueHost(args[2], Path.of(args[3]));
-                out.println("issued certificate for host " + args[2] + " into " + args[3] + " (SHA-256 "
-                        + Certificates.fingerprint(issued) + ")");
+            if (args.length >= 4 && args[0].equals("issue")) {
+                Set<String> roles = Set.of(Arrays.copyOfRange(args, 4, args.length));
+                var issued = CertificateAuthority.load(Path.of(args[1])).issueHost(args[2], roles, Path.of(args[3]));
+                out.println("issued certificate for host " + args[2] + (roles.isEmpty() ? "" : " with roles "
+                        + new TreeSet<>(roles)) + " into " + args[3] + " (SHA-256 " + Certificates.fingerprint(issued)
+                        + ")");
                 return 0;
             }
         } catch (RuntimeException e) {
@@ -42,7 +47,7 @@ public final class CertificateAuthorityCommand {
             return 1;
         }
         err.println("usage: waldo-ca init <ca-dir> [name]");
-        err.println("       waldo-ca issue <ca-dir> <host-id> <state-dir>");
+        err.println("       waldo-ca issue <ca-dir> <host-id> <state-dir> [role...]");
         return 2;
     }
 }

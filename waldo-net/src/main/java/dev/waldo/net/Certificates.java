@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.Set;
+import java.util.TreeSet;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -54,13 +56,17 @@ final class Certificates {
         }
     }
 
-    /** A certificate for {@code subjectKey} named {@code commonName}, signed by {@code issuerKey}. */
-    static X509Certificate sign(String commonName, PublicKey subjectKey, X500Name issuer, PrivateKey issuerKey,
-                                boolean authority, Duration validity) {
+    /**
+     * A certificate for {@code subjectKey} named {@code commonName}, signed by {@code issuerKey}; each
+     * of {@code roles} becomes an organizational unit (OU) of the subject, where {@code openssl x509
+     * -subject} shows it and {@link #roles} reads it back.
+     */
+    static X509Certificate sign(String commonName, Set<String> roles, PublicKey subjectKey, X500Name issuer,
+                                PrivateKey issuerKey, boolean authority, Duration validity) {
         Instant now = Instant.now();
         X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer,
                 new BigInteger(128, RANDOM), Date.from(now.minus(Duration.ofHours(1))),
-                Date.from(now.plus(validity)), name(commonName), subjectKey);
+                Date.from(now.plus(validity)), name(commonName, roles), subjectKey);
         try {
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
             builder.addExtension(Extension.subjectKeyIdentifier, false,
@@ -84,11 +90,25 @@ final class Certificates {
 
     /** A self-signed host certificate for {@code hostId}. */
     static X509Certificate selfSigned(String hostId, KeyPair keys) {
-        return sign(hostId, keys.getPublic(), name(hostId), keys.getPrivate(), false, HOST_VALIDITY);
+        return sign(hostId, Set.of(), keys.getPublic(), name(hostId, Set.of()), keys.getPrivate(), false,
+                HOST_VALIDITY);
     }
 
-    static X500Name name(String commonName) {
-        return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
+    /** A subject named {@code commonName}, with one OU per role, in a stable (sorted) order. */
+    static X500Name name(String commonName, Set<String> roles) {
+        X500NameBuilder builder = new X500NameBuilder(BCStyle.INSTANCE);
+        new TreeSet<>(roles).forEach(role -> builder.addRDN(BCStyle.OU, role));
+        return builder.addRDN(BCStyle.CN, commonName).build();
+    }
+
+    /** The roles a certificate carries: its subject's organizational units. */
+    static Set<String> roles(X509Certificate certificate) {
+        X500Name subject = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
+        Set<String> roles = new TreeSet<>();
+        for (var rdn : subject.getRDNs(BCStyle.OU)) {
+            roles.add(IETFUtils.valueToString(rdn.getFirst().getValue()));
+        }
+        return Set.copyOf(roles);
     }
 
     /** The common name of a certificate's subject, or null when it has none. */

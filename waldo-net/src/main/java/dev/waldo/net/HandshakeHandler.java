@@ -7,12 +7,20 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
- * Opens every connection: sends this host's Hello, waits for the peer's, checks
- * the peer's identity, then removes itself and tells the link handler that the
- * link is up. Until then no other frame reaches the rest of the pipeline.
+ * Opens every connection: the side that dialed sends its Hello first; with TLS
+ * on, the side that accepted checks the dialer's Hello and identity and only
+ * then answers with its own, so a peer it refuses sees the connection close
+ * before any link is up. Without TLS there is no identity to check, and the
+ * acceptor greets at once, so that a TLS client reaching it learns right away
+ * that it does not speak TLS. Each side checks the other's identity, then removes this handler and
+ * tells the link handler that the link is up. Until then no other frame
+ * reaches the rest of the pipeline.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Wire protocol version; a peer that speaks another one is refused. */
@@ -25,25 +33,35 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
     };
     private static final int MAX_HOST_ID_CHARS = 255;
-    private final String hostId;
+    private final NetConfig config;
     private final long incarnation;
-    private final Security security;
     private final PeerPins pins;
+    private final boolean answering;
 
-    HandshakeHandler(String hostId, long incarnation, Security security, PeerPins pins) {
-        this.hostId = hostId;
+    /**
+     * @param pins pinned peer certificates, for {@link Security#SELF_SIGNED}
+     * @param accepting true on connections this host accepted: it answers the peer's Hello instead of opening
+     */
+    HandshakeHandler(NetConfig config, long incarnation, PeerPins pins, boolean accepting) {
+        this.config = config;
         this.incarnation = incarnation;
-        this.security = security;
         this.pins = pins;
+        this.answering = accepting && config.security() != Security.INSECURE;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        // With TLS, SslHandler holds this write back until its own handshake is done.
-        Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(hostId)
+        if (!answering) {
+            // With TLS, SslHandler holds this write back until its own handshake is done.
+            sendHello(ctx);
+        }
+        ctx.fireChannelActive();
+    }
+
+    private void sendHello(ChannelHandlerContext ctx) {
+        Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(config.hostId())
                 .setIncarnation(incarnation).build();
         ctx.writeAndFlush(Frame.newBuilder().setHello(hello).build(), ctx.voidPromise());
-        ctx.fireChannelActive();
     }
 
     @Override
@@ -53,8 +71,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         Hello hello = frame.getHello();
         checkHello(hello);
-        checkCertificate(ctx, hello.getHost());
-        ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), hello.getHost(), hello.getIncarnation()));
+        PeerIdentity identity = identify(ctx, hello.getHost());
+        if (answering) {
+            sendHello(ctx);
+        }
+        ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), identity, hello.getIncarnation()));
         ctx.pipeline().remove(this);
         ctx.fireUserEventTriggered(COMPLETED);
     }
@@ -68,30 +89,38 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (peer.isEmpty() || peer.length() > MAX_HOST_ID_CHARS) {
             throw new ProtocolViolationException("peer announced an empty or overlong host id");
         }
-        if (peer.equals(hostId)) {
-            throw new ProtocolViolationException("peer announced this host's own id '" + hostId + "'");
+        if (peer.equals(config.hostId())) {
+            throw new ProtocolViolationException("peer announced this host's own id '" + peer + "'");
         }
     }
 
-    /** Binds the announced host id to the TLS identity the peer proved. */
-    private void checkCertificate(ChannelHandlerContext ctx, String peer) throws SSLPeerUnverifiedException {
+    /** Binds the announced host id to the TLS identity the peer proved, and checks its roles. */
+    private PeerIdentity identify(ChannelHandlerContext ctx, String peer) throws SSLPeerUnverifiedException {
+        String name = PeerIdentity.nameOf(peer);
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         if (tls == null) {
-            return;
+            return new PeerIdentity(peer, name, Set.of(), false);
         }
         Certificate[] chain = tls.engine().getSession().getPeerCertificates();
         X509Certificate certificate = (X509Certificate) chain[0];
-        if (security == Security.MUTUAL) {
-            String name = Certificates.commonName(certificate);
-            if (!peer.equals(name)) {
-                throw new ProtocolViolationException("peer announced host id '" + peer
-                        + "' but its certificate names '" + name + "'");
+        if (config.security() != Security.MUTUAL) {
+            String refusal = pins.check(name, Certificates.fingerprint(certificate));
+            if (refusal != null) {
+                throw new ProtocolViolationException(refusal);
             }
-            return;
+            return new PeerIdentity(peer, name, Set.of(), false);
         }
-        String refusal = pins.check(peer, Certificates.fingerprint(certificate));
-        if (refusal != null) {
-            throw new ProtocolViolationException(refusal);
+        String certified = Certificates.commonName(certificate);
+        if (!name.equals(certified)) {
+            throw new ProtocolViolationException("peer announced host id '" + peer + "' but its certificate names '"
+                    + certified + "'");
         }
+        Set<String> roles = Certificates.roles(certificate);
+        if (!config.acceptedRoles().isEmpty() && Collections.disjoint(roles, config.acceptedRoles())) {
+            throw new ProtocolViolationException("peer " + name + " has a certificate from the project CA with roles "
+                    + roles + ", but host " + config.hostId() + " accepts only peers with one of "
+                    + new TreeSet<>(config.acceptedRoles()));
+        }
+        return new PeerIdentity(peer, name, roles, true);
     }
 }

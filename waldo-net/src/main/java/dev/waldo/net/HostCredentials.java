@@ -28,7 +28,7 @@ record HostCredentials(PrivateKey key, X509Certificate certificate, X509Certific
         return switch (config.security()) {
             case INSECURE -> null;
             case SELF_SIGNED -> selfSigned(config.hostId(), config.stateDir());
-            case MUTUAL -> mutual(config.stateDir());
+            case MUTUAL -> mutual(config.hostId(), config.stateDir());
         };
     }
 
@@ -47,12 +47,14 @@ record HostCredentials(PrivateKey key, X509Certificate certificate, X509Certific
         return new HostCredentials(Pem.readKey(keyFile), Pem.readCertificate(certificateFile), null);
     }
 
-    private static HostCredentials mutual(Path stateDir) {
+    /** The key and certificate a project CA issued into {@code stateDir} for the identity {@code hostId} runs as. */
+    private static HostCredentials mutual(String hostId, Path stateDir) {
+        String identity = PeerIdentity.nameOf(hostId);
         for (String file : new String[] {MUTUAL_KEY_FILE, MUTUAL_CERTIFICATE_FILE,
                 CertificateAuthority.CERTIFICATE_FILE}) {
             if (!Files.exists(stateDir.resolve(file))) {
                 throw new IllegalStateException("mutual TLS needs " + stateDir.resolve(file)
-                        + "; issue one with CertificateAuthorityCommand issue <ca-dir> <host-id> " + stateDir);
+                        + "; issue one with CertificateAuthorityCommand issue <ca-dir> " + identity + " " + stateDir);
             }
         }
         return new HostCredentials(Pem.readKey(stateDir.resolve(MUTUAL_KEY_FILE)),

@@ -2,6 +2,7 @@ package dev.waldo.net;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How a networked host talks to its peers.
@@ -12,9 +13,12 @@ import java.util.Objects;
  * @param maxFrameBytes the largest frame accepted or sent; larger input closes the connection
  * @param heartbeatPeriodMs how long a link may stay quiet before this host sends a heartbeat
  * @param heartbeatTimeoutMs how long without any frame from a peer before its link is declared down
+ * @param acceptedRoles under {@link Security#MUTUAL}, the roles of which a peer's certificate must carry
+ *     at least one, or empty to accept every peer the CA signed; ignored in the other modes, where
+ *     certificates carry no roles anyone vouched for
  */
 public record NetConfig(String hostId, Path stateDir, Security security, int maxFrameBytes,
-                        long heartbeatPeriodMs, long heartbeatTimeoutMs) {
+                        long heartbeatPeriodMs, long heartbeatTimeoutMs, Set<String> acceptedRoles) {
     /** 1 MiB: far above any sequence delta, small enough that a hostile peer cannot exhaust memory. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
     /** Heartbeat period when none is given. */
@@ -32,6 +36,7 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
         Objects.requireNonNull(hostId, "hostId");
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(security, "security");
+        acceptedRoles = Set.copyOf(acceptedRoles);
         if (hostId.isEmpty()) {
             throw new IllegalArgumentException("hostId must not be empty");
         }
@@ -47,12 +52,13 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
     /** The defaults: self-signed TLS, 1 MiB frames, 1 s heartbeats, 3 s timeout. */
     public static NetConfig defaults(String hostId, Path stateDir) {
         return new NetConfig(hostId, stateDir, Security.SELF_SIGNED, DEFAULT_MAX_FRAME_BYTES,
-                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS);
+                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS, Set.of());
     }
 
     /** This configuration with another TLS mode. */
     public NetConfig withSecurity(Security mode) {
-        return new NetConfig(hostId, stateDir, mode, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs);
+        return new NetConfig(hostId, stateDir, mode, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs,
+                acceptedRoles);
     }
 
     /** This configuration with TLS off ({@code --insecure}). */
@@ -62,11 +68,19 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
 
     /** This configuration with another heartbeat period and timeout. */
     public NetConfig withHeartbeat(long periodMs, long timeoutMs) {
-        return new NetConfig(hostId, stateDir, security, maxFrameBytes, periodMs, timeoutMs);
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, periodMs, timeoutMs, acceptedRoles);
+    }
+
+    /**
+     * This configuration accepting, under mutual TLS, only peers whose certificate carries one of
+     * {@code roles} (see {@link CertificateAuthority#issueHost}).
+     */
+    public NetConfig withAcceptedRoles(Set<String> roles) {
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs, roles);
     }
 
     /** This configuration with another frame limit. */
     public NetConfig withMaxFrameBytes(int bytes) {
-        return new NetConfig(hostId, stateDir, security, bytes, heartbeatPeriodMs, heartbeatTimeoutMs);
+        return new NetConfig(hostId, stateDir, security, bytes, heartbeatPeriodMs, heartbeatTimeoutMs, acceptedRoles);
     }
 }

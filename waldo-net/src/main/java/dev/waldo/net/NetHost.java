@@ -9,10 +9,13 @@ import dev.waldo.runtime.Host;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.Requests;
 import dev.waldo.runtime.WaldoEndpoint;
+import dev.waldo.runtime.core.TxnId;
 import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.storage.Storage;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -127,8 +130,22 @@ public final class NetHost implements AutoCloseable {
      *     reached within 10 s (or the heartbeat timeout, if longer) or refuses the connection
      */
     public <E extends WaldoEndpoint> E connect(InetSocketAddress address, EndpointFactory<E> factory) {
+        return connect(address, null, factory);
+    }
+
+    /**
+     * Connects as {@link #connect(InetSocketAddress, EndpointFactory)} does, but only to the host
+     * whose identity ({@link PeerIdentity#name}) is {@code expected}: under mutual TLS the name its
+     * certificate from the project CA carries.
+     *
+     * @param expected the identity that must answer at {@code address}, or null for any
+     * @throws WrongPeerException if another host answered (nothing but the handshake was exchanged)
+     * @throws NetworkException if the host cannot be reached or refuses the connection
+     */
+    public <E extends WaldoEndpoint> E connect(InetSocketAddress address, String expected,
+                                               EndpointFactory<E> factory) {
         long timeoutMs = Math.max(CONNECT_TIMEOUT_MS, transport.config().heartbeatTimeoutMs());
-        String peer = await(transport.connect(address), timeoutMs, "connect to " + address);
+        String peer = await(transport.connect(address, expected), timeoutMs, "connect to " + address);
         E local = factory.create(host);
         long request = requests.incrementAndGet();
         CompletableFuture<Attached> answer = new CompletableFuture<>();
@@ -152,6 +169,9 @@ public final class NetHost implements AutoCloseable {
         try {
             return future.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof WrongPeerException wrong) {
+                throw wrong;
+            }
             throw new NetworkException("cannot " + what + ": " + e.getCause().getMessage());
         } catch (TimeoutException e) {
             throw new NetworkException("cannot " + what + ": no answer within " + timeoutMs + " ms");
@@ -159,6 +179,29 @@ public final class NetHost implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new NetworkException("interrupted while trying to " + what);
         }
+    }
+
+    /** Who is at the other end of the link to host {@code hostId}, if there is a link now. */
+    public Optional<PeerIdentity> peer(String hostId) {
+        return Optional.ofNullable(transport.link(hostId)).map(PeerLink::identity);
+    }
+
+    /**
+     * The host that started transaction attempt {@code transactionId} (as
+     * {@link dev.waldo.runtime.BoundTransaction#id()} gives it): this host's
+     * own identity, certified, when it started it; else the identity on the
+     * link to that host; empty when the host is unknown or has no link now.
+     * A binding uses it to decide whom to let change its device, and to record who did.
+     */
+    public Optional<PeerIdentity> originOf(String transactionId) {
+        String origin = transport.hostId(TxnId.parse(transactionId).host());
+        if (origin == null) {
+            return Optional.empty();
+        }
+        if (origin.equals(host.id())) {
+            return Optional.of(new PeerIdentity(origin, PeerIdentity.nameOf(origin), Set.of(), true));
+        }
+        return peer(origin);
     }
 
     /** Stops the host: its partners see a NetworkException from then on. */

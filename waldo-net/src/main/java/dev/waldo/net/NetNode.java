@@ -46,9 +46,9 @@ public final class NetNode implements AutoCloseable {
         TlsContexts tls = credentials == null ? null : TlsContexts.build(credentials);
         PeerPins pins = config.security() == Security.SELF_SIGNED ? new PeerPins(config.stateDir()) : null;
         this.serverInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.server(), pins, listener,
-                protocolStage, traffic, incarnation);
+                protocolStage, traffic, incarnation, true);
         this.clientInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.client(), pins, listener,
-                protocolStage, traffic, incarnation);
+                protocolStage, traffic, incarnation, false);
         this.group = io.newGroup(ioThreads, "waldo-net-" + config.hostId());
     }
 

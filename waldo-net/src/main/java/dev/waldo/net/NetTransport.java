@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -84,19 +85,42 @@ public final class NetTransport implements Transport {
      * @return completes with the peer's host id once the link is up
      */
     public CompletableFuture<String> connect(InetSocketAddress address) {
+        return connect(address, null);
+    }
+
+    /**
+     * Connects as {@link #connect(InetSocketAddress)} does, but only to identity
+     * {@code expected} (see {@link PeerIdentity#name}): a link to anyone else
+     * is closed at once, never dialed again, and the future fails with a
+     * {@link WrongPeerException}.
+     *
+     * @param expected the identity that must answer, or null for any
+     */
+    public CompletableFuture<String> connect(InetSocketAddress address, String expected) {
         // One link per host: a second connection would replace the first and fail
         // the calls in flight on it, so an address already linked is reused.
         for (int known : dialed) {
             PeerLink link = links.get(known);
             if (address.equals(hosts.address(known)) && link != null && link.isActive()) {
-                return CompletableFuture.completedFuture(link.hostId());
+                return wrongPeer(expected, link) ? CompletableFuture.failedFuture(
+                        new WrongPeerException(address, expected, link.identity()))
+                        : CompletableFuture.completedFuture(link.hostId());
             }
         }
         return node.connect(address).thenApply(link -> {
+            if (wrongPeer(expected, link)) {
+                WrongPeerException wrong = new WrongPeerException(address, expected, link.identity());
+                link.close(wrong.getMessage());
+                throw new CompletionException(wrong);
+            }
             hosts.locate(link.hostId(), address);
             dialed.add(HostNumbers.of(link.hostId()));
             return link.hostId();
         });
+    }
+
+    private static boolean wrongPeer(String expected, PeerLink link) {
+        return expected != null && !expected.equals(link.identity().name());
     }
 
     /** Bytes on the wire through all of this host's connections, heartbeats and TLS included. */

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class PeerLink {
     static final AttributeKey<PeerLink> KEY = AttributeKey.valueOf("waldo.peerLink");
     private final Channel channel;
-    private final String hostId;
+    private final PeerIdentity identity;
     private final long incarnation;
     private final Queue<Outgoing> outbound = PlatformDependent.newMpscQueue();
     /** True while a drain is queued on the I/O thread: senders then need not queue another. */
@@ -35,15 +35,20 @@ public final class PeerLink {
     private record Outgoing(Object message, ChannelPromise promise) {
     }
 
-    PeerLink(Channel channel, String hostId, long incarnation) {
+    PeerLink(Channel channel, PeerIdentity identity, long incarnation) {
         this.channel = channel;
-        this.hostId = hostId;
+        this.identity = identity;
         this.incarnation = incarnation;
     }
 
     /** The peer's host id, as it announced in its Hello. */
     public String hostId() {
-        return hostId;
+        return identity.hostId();
+    }
+
+    /** Who the peer is, as far as the handshake checked it. */
+    public PeerIdentity identity() {
+        return identity;
     }
 
     /** Which run of the peer this link leads to: it changes when the peer restarts (0 if unknown). */
@@ -127,6 +132,6 @@ public final class PeerLink {
 
     @Override
     public String toString() {
-        return "PeerLink[" + hostId + " at " + channel.remoteAddress() + "]";
+        return "PeerLink[" + identity.hostId() + " at " + channel.remoteAddress() + "]";
     }
 }

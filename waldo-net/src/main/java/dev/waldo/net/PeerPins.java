@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Certificate fingerprints of peers seen before, by host id (trust on first
+ * Certificate fingerprints of peers seen before, by identity (trust on first
  * use): the file {@code known-peers} in the state directory, one
- * "host-id sha256-hex" line per peer. Delete a line to accept a peer that
+ * "identity sha256-hex" line per peer. The identity is the host id without its
+ * run suffix ({@link PeerIdentity#nameOf}), so an operator whose every command
+ * is a new run still takes one line. Delete a line to accept a peer that
  * legitimately changed its certificate.
  */
 final class PeerPins {
@@ -34,7 +36,7 @@ final class PeerPins {
     }
 
     /**
-     * Pins {@code fingerprint} for {@code hostId} if the host is new.
+     * Pins {@code fingerprint} for identity {@code hostId} if it is new.
      *
      * @return null if the peer is accepted, else why it is refused
      */

@@ -63,7 +63,13 @@ final class Pem {
         }
     }
 
-    /** Writes through a temporary file so that a crash never leaves half a key behind. */
+    /**
+     * Writes through a temporary file in the same folder, then renames it into
+     * place, so that a crash never leaves half a file behind. A secret's
+     * temporary file is created owner-only ({@code rw-------}) by the same call
+     * that creates it, so the key is never readable by others, not even
+     * between creation and a later chmod.
+     */
     private static void write(Path file, Object object, boolean secret) {
         StringWriter text = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
@@ -71,24 +77,38 @@ final class Pem {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        Path folder = file.toAbsolutePath().getParent();
+        Path temporary = null;
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.createDirectories(folder);
+            temporary = createTemporary(folder, file.getFileName().toString(), secret);
             Files.writeString(temporary, text.toString(), StandardCharsets.US_ASCII);
-            if (secret) {
-                restrictToOwner(temporary);
-            }
             Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
+            deleteQuietly(temporary);
             throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 
-    private static void restrictToOwner(Path file) throws IOException {
+    /** A new, empty, uniquely named file beside the target; owner-only from its creation when secret. */
+    private static Path createTemporary(Path folder, String name, boolean secret) throws IOException {
+        boolean posix = folder.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (secret && posix) {
+            return Files.createTempFile(folder, name + ".", ".tmp",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        // Not a POSIX file system (Windows): its ACLs already default to the owner.
+        return Files.createTempFile(folder, name + ".", ".tmp");
+    }
+
+    private static void deleteQuietly(Path temporary) {
+        if (temporary == null) {
+            return;
+        }
         try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system (Windows): its ACLs already default to the owner.
+            Files.deleteIfExists(temporary);
+        } catch (IOException ignored) {
+            // The write already failed; that failure is the one worth reporting.
         }
     }
 }

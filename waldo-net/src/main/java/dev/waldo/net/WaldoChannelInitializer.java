@@ -27,6 +27,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     private final Supplier<ChannelHandler> protocolStage;
     private final TrafficCounter traffic;
     private final long incarnation;
+    private final boolean accepting;
 
     /**
      * @param tls the client or server TLS context, or null when TLS is off
@@ -35,13 +36,19 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
      */
     WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
                             Supplier<ChannelHandler> protocolStage) {
-        this(config, tls, pins, listener, protocolStage, new TrafficCounter(), 0);
+        this(config, tls, pins, listener, protocolStage, new TrafficCounter(), 0, false);
     }
 
-    /** @param incarnation this host's run, announced in its Hello (see {@link PeerLink#incarnation}) */
+    /**
+     * @param incarnation this host's run, announced in its Hello (see {@link PeerLink#incarnation})
+     * @param accepting true for connections this host accepts (they answer the peer's Hello), false for
+     *     those it opens
+     */
     WaldoChannelInitializer(NetConfig config, SslContext tls, PeerPins pins, LinkListener listener,
-                            Supplier<ChannelHandler> protocolStage, TrafficCounter traffic, long incarnation) {
+                            Supplier<ChannelHandler> protocolStage, TrafficCounter traffic, long incarnation,
+                            boolean accepting) {
         this.config = config;
+        this.accepting = accepting;
         this.incarnation = incarnation;
         this.traffic = traffic;
         this.protocolStage = protocolStage;
@@ -69,7 +76,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("protobufDecoder", new ProtobufDecoder(Frame.getDefaultInstance()));
         pipeline.addLast("frameEncoder", frameEncoder);
         pipeline.addLast("heartbeat", new HeartbeatHandler(config.heartbeatTimeoutMs()));
-        pipeline.addLast("handshake", new HandshakeHandler(config.hostId(), incarnation, config.security(), pins));
+        pipeline.addLast("handshake", new HandshakeHandler(config, incarnation, pins, accepting));
         if (protocolStage != null) {
             pipeline.addLast("protocol", protocolStage.get());
         }

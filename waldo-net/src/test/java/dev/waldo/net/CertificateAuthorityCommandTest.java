@@ -29,15 +29,23 @@ class CertificateAuthorityCommandTest {
         Path ca = dir.resolve("ca");
         Path host = dir.resolve("switch-1");
         assertThat(run("init", ca.toString(), "Lab CA")).isZero();
-        assertThat(run("issue", ca.toString(), "switch-1", host.toString())).isZero();
+        assertThat(run("issue", ca.toString(), "switch-1", host.toString(), "service")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("created CA 'Lab CA'")
-                .contains("issued certificate for host switch-1");
+                .contains("issued certificate for host switch-1 with roles [service]");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(ca.resolve("ca.key"))))
                 .isEqualTo("rw-------");
         X509Certificate issued = Pem.readCertificate(host.resolve("host.crt"));
         X509Certificate authority = Pem.readCertificate(host.resolve("ca.crt"));
         issued.verify(authority.getPublicKey());
         assertThat(Certificates.commonName(issued)).isEqualTo("switch-1");
+        assertThat(Certificates.roles(issued)).containsExactly("service");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(host.resolve("host.key"))))
+                .isEqualTo("rw-------");
+        // Written through a uniquely named temporary file, renamed into place: nothing else is left.
+        try (var files = Files.list(host)) {
+            assertThat(files.map(file -> file.getFileName().toString()))
+                    .containsExactlyInAnyOrder("host.key", "host.crt", "ca.crt");
+        }
         assertThat(HostCredentials.load(NetConfig.defaults("switch-1", host).withSecurity(Security.MUTUAL)).key())
                 .isNotNull();
     }

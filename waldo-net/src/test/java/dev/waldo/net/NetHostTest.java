@@ -85,6 +85,24 @@ class NetHostTest {
     }
 
     @Test
+    void connectRefusesAHostOtherThanTheOneExpectedAndDropsItsLink() throws Exception {
+        try (NetHost server = start("switch-b", Security.SELF_SIGNED);
+             NetHost client = start("operator~1", Security.SELF_SIGNED)) {
+            InetSocketAddress address = server.listen(LOOPBACK, PeerEndpoint::create, null);
+            assertThatThrownBy(() -> client.connect(address, "switch-a", PeerEndpoint::create))
+                    .isInstanceOf(WrongPeerException.class)
+                    .hasMessage("expected host switch-a at 127.0.0.1:" + address.getPort()
+                            + ", but switch-b (as it announced) answered there");
+            PeerLink refused = client.transport().link("switch-b");
+            assertThat(refused == null || !refused.isActive()).as("the wrong host's link is closed").isTrue();
+            PeerEndpoint right = client.connect(address, "switch-b", PeerEndpoint::create);
+            assertThat(right.bump(1)).isEqualTo(2.0);
+            assertThat(server.peer("operator~1")).hasValueSatisfying(peer -> assertThat(peer.name())
+                    .isEqualTo("operator"));
+        }
+    }
+
+    @Test
     void connectToAPortWithoutFactoryIsRefused() throws Exception {
         try (NetHost server = start("server", Security.INSECURE);
              NetHost client = start("client", Security.INSECURE)) {

@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -94,9 +95,9 @@ class NetNodeTest {
     @Test
     void mutualTlsAcceptsHostsTheCaSignedAndRefusesOthers() throws Exception {
         CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
-        ca.issueHost("a", state.resolve("a"));
-        ca.issueHost("b", state.resolve("b"));
-        CertificateAuthority.create(state.resolve("rogue-ca"), "rogue CA").issueHost("c", state.resolve("c"));
+        ca.issueHost("a", Set.of(), state.resolve("a"));
+        ca.issueHost("b", Set.of(), state.resolve("b"));
+        CertificateAuthority.create(state.resolve("rogue-ca"), "rogue CA").issueHost("c", Set.of(), state.resolve("c"));
         RecordingListener aEvents = new RecordingListener();
         RecordingListener bEvents = new RecordingListener();
         try (NetNode a = NetNode.start(config("a", Security.MUTUAL), aEvents, 1);
@@ -113,8 +114,8 @@ class NetNodeTest {
     @Test
     void mutualTlsRefusesAHostIdOtherThanTheCertificateNames() throws Exception {
         CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
-        ca.issueHost("a", state.resolve("a"));
-        ca.issueHost("b", state.resolve("b"));
+        ca.issueHost("a", Set.of(), state.resolve("a"));
+        ca.issueHost("b", Set.of(), state.resolve("b"));
         RecordingListener aEvents = new RecordingListener();
         // Host "mallory" presents b's valid certificate.
         NetConfig mallory = NetConfig.defaults("mallory", state.resolve("b")).withSecurity(Security.MUTUAL);
@@ -125,6 +126,64 @@ class NetNodeTest {
                     .isInstanceOf(ExecutionException.class);
             assertThat(aEvents.ups).isEmpty();
         }
+    }
+
+    @Test
+    void mutualTlsRefusesAPeerWhoseCertificateLacksAnAcceptedRole() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
+        ca.issueHost("a", Set.of("service"), state.resolve("a"));
+        ca.issueHost("reader", Set.of("read"), state.resolve("reader"));
+        ca.issueHost("changer", Set.of("change"), state.resolve("changer"));
+        RecordingListener aEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.MUTUAL).withAcceptedRoles(Set.of("change")), aEvents, 1);
+             NetNode reader = NetNode.start(config("reader", Security.MUTUAL), new RecordingListener(), 1);
+             NetNode changer = NetNode.start(config("changer", Security.MUTUAL), new RecordingListener(), 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            // The acceptor answers only a peer it accepts, so the refused dialer never sees a link come up.
+            assertThatThrownBy(() -> reader.connect(address).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(aEvents.ups.poll(500, TimeUnit.MILLISECONDS)).isNull();
+            PeerLink link = changer.connect(address).get(10, TimeUnit.SECONDS);
+            assertThat(link.identity()).isEqualTo(new PeerIdentity("a", "a", Set.of("service"), true));
+            assertThat(aEvents.nextUp().identity()).isEqualTo(
+                    new PeerIdentity("changer", "changer", Set.of("change"), true));
+        }
+    }
+
+    @Test
+    void oneCertifiedIdentityRunsAsSeveralHostsAtOnce() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
+        ca.issueHost("a", Set.of(), state.resolve("a"));
+        ca.issueHost("op", Set.of("change"), state.resolve("op"));
+        RecordingListener aEvents = new RecordingListener();
+        NetConfig run1 = NetConfig.defaults("op~1", state.resolve("op")).withSecurity(Security.MUTUAL);
+        NetConfig run2 = NetConfig.defaults("op~2", state.resolve("op")).withSecurity(Security.MUTUAL);
+        try (NetNode a = NetNode.start(config("a", Security.MUTUAL), aEvents, 1);
+             NetNode first = NetNode.start(run1, new RecordingListener(), 1);
+             NetNode second = NetNode.start(run2, new RecordingListener(), 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            first.connect(address).get(10, TimeUnit.SECONDS);
+            second.connect(address).get(10, TimeUnit.SECONDS);
+            assertThat(aEvents.nextUp().identity()).isEqualTo(new PeerIdentity("op~1", "op", Set.of("change"), true));
+            assertThat(aEvents.nextUp().identity()).isEqualTo(new PeerIdentity("op~2", "op", Set.of("change"), true));
+        }
+    }
+
+    @Test
+    void trustOnFirstUsePinsAnIdentityOnceForAllItsRuns() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            for (String run : new String[] {"op~1", "op~2"}) {
+                NetConfig config = NetConfig.defaults(run, state.resolve("op")).withHeartbeat(500, 5_000);
+                try (NetNode op = NetNode.start(config, new RecordingListener(), 1)) {
+                    op.connect(address).get(10, TimeUnit.SECONDS);
+                    assertThat(aEvents.nextUp().identity().certified()).isFalse();
+                }
+            }
+        }
+        assertThat(Files.readAllLines(state.resolve("a").resolve(PeerPins.FILE))).singleElement()
+                .satisfies(line -> assertThat(line).startsWith("op "));
     }
 
     @Test

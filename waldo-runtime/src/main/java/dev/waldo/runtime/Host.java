@@ -184,6 +184,14 @@ public final class Host implements AutoCloseable {
         bindings.put(annotationName, binding);
     }
 
+    /**
+     * The binding of {@code @annotationName} variables, or null if there is none: so that host
+     * code can wrap it (to check who may change the device, say) and {@link #bind} the wrapper.
+     */
+    public Binding binding(String annotationName) {
+        return bindings.get(annotationName);
+    }
+
     /** Stops the host: its partners see a NetworkException from then on. */
     @Override
     public void close() {

@@ -22,6 +22,10 @@ import java.util.List;
  * {@code resources/schema} and turns the validator's findings into {@link ConfigProblem}s with
  * file, line, column and field path. Messages come from the schema's {@code errorMessage}
  * where it gives one, otherwise from this class, phrased for operators.
+ *
+ * <p>A value at a place the schema marks {@code "writeOnly": true} (where a secret's source goes)
+ * is never quoted: whoever wrote a community or passphrase there inline put a secret where it
+ * does not belong, and the message must not carry it on to a terminal or a CI log.
  */
 public final class SchemaCheck {
     /** The inventory schema, {@code schema/inventory.schema.json}. */
@@ -94,7 +98,7 @@ public final class SchemaCheck {
     }
 
     private String valueMessage(Error error, String keyword) {
-        String value = quote(error.getInstanceNode());
+        String value = isSecret(error) ? "this value" : quote(error.getInstanceNode());
         if (hasCustomMessage(error, keyword)) {
             return value + " " + error.getMessage();
         }
@@ -111,6 +115,11 @@ public final class SchemaCheck {
             case "pattern" -> value + " does not have the expected form " + first;
             default -> error.getMessage();
         };
+    }
+
+    /** Whether the failing value stands where the schema expects a secret's source ({@code writeOnly}). */
+    private boolean isSecret(Error error) {
+        return schemaAround(error).path("writeOnly").asBoolean(false);
     }
 
     /** Whether the schema gives its own {@code errorMessage} for this keyword at this place. */

@@ -4,10 +4,13 @@ import dev.waldo.compiler.check.Symbol;
 import dev.waldo.compiler.check.Type;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
+import dev.waldo.net.WrongPeerException;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.WaldoObject;
 import dev.waldo.runtime.lang.WList;
+import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.OperatorSession;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +20,8 @@ import java.util.Map;
  * What {@code waldoconf call my.wld Kind.function args...} runs on the operator's host: connects to
  * the named switches' custom services, resolves the Service behind each one's desk, creates the
  * coordinator Service {@code Kind} here and calls {@code function(services, args...)} as ONE
- * transaction, so every agent takes the change or none does.
+ * transaction, so every agent takes the change or none does. Each service reached must be the
+ * switch's own ({@link Identities#serviceIdentity}); another one answering is refused before any call.
  */
 public final class CustomCall implements AutoCloseable {
     private final CustomProgram program;
@@ -60,7 +64,10 @@ public final class CustomCall implements AutoCloseable {
     private static EndpointRef connectDesk(CustomProgram program, NetHost net, String name,
             InetSocketAddress address) {
         try {
-            return net.connect(address, program.factory(CustomProgram.OPERATOR)).partner();
+            return net.connect(address, Identities.serviceIdentity(name), program.factory(CustomProgram.OPERATOR))
+                    .partner();
+        } catch (WrongPeerException e) {
+            throw new NetworkException(OperatorSession.wrongService(name, e));
         } catch (NetworkException e) {
             throw new NetworkException("cannot reach the service of " + name + " at " + address.getHostString() + ":"
                     + address.getPort() + " (" + e.getMessage() + "); is 'waldoconf serve --service "

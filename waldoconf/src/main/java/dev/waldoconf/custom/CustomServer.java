@@ -13,10 +13,13 @@ import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.snmp.ScalarValue;
+import dev.waldoconf.service.AuditJournal;
+import dev.waldoconf.service.ChangeGuard;
 import dev.waldoconf.snmp.SnmpScalars;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +31,9 @@ import org.snmp4j.smi.OID;
  * host holding the program's served Service (see {@link CustomProgram#servedService()}), its
  * {@code @snmp} variables bound to the switch's SNMP agent with a {@link ScalarSnmpBinding}
  * (journaling into {@link #journalFile}), listening at the switch's service address. Each operator
- * that connects gets a {@value CustomProgram#DESK} that hands out the served Service.
+ * that connects gets a {@value CustomProgram#DESK} that hands out the served Service. A {@link ChangeGuard}
+ * stands in front of the agent: only operators with the change role may change it, and each change is
+ * recorded in the {@link AuditJournal} in the host's state directory.
  */
 public final class CustomServer implements RunningService {
     /** The journal's file name in the service's state directory. */
@@ -137,6 +142,8 @@ public final class CustomServer implements RunningService {
         NetHost host = NetHost.start(net, program.load().structs());
         try {
             host.host().bind(CustomProgram.ANNOTATION, binding);
+            ChangeGuard.install(name, host, CustomProgram.ANNOTATION, new AuditJournal(net.stateDir()),
+                    Clock.systemUTC());
             boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
             WaldoObject service = takesName ? program.create(served.name(), host.host(), name)
                     : program.create(served.name(), host.host());

@@ -1,29 +1,59 @@
 package dev.waldoconf.engine;
 
+import dev.waldo.net.Security;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * How the CLI asks for its change engine.
  *
- * @param insecure TLS off between the operator and the switches' services ({@code --insecure}), for
- *     benchmarks and debugging: traffic is then readable and unauthenticated. Both ends must agree; a
- *     TLS host and an insecure one cannot talk.
- * @param operatorState where the operator's host keeps its TLS key and the service certificates it
- *     pinned, if not where the engine provider keeps them: each local lab has its own, because a lab
- *     made afresh has services with new certificates under the same names
+ * @param security how the operator and the switches' services authenticate each other:
+ *     {@link Security#MUTUAL} (the default: certificates from the project CA, with roles),
+ *     {@link Security#SELF_SIGNED} ({@code --tofu}: trust on first use, no roles) or
+ *     {@link Security#INSECURE} ({@code --insecure}: TLS off, for benchmarks and debugging). Both ends
+ *     must agree.
+ * @param operatorState where the operator's host keeps its key and certificate (and, under trust on
+ *     first use, the service certificates it pinned), if not where the engine provider keeps them:
+ *     each local lab has its own, because each lab has its own project CA
+ * @param projectCa where the project CA lives that issues a service its certificate on its first
+ *     start, if not {@link #DEFAULT_PROJECT_CA}
  */
-public record EngineOptions(boolean insecure, Optional<Path> operatorState) {
-    /** The defaults: TLS on, the provider's operator state. */
-    public static final EngineOptions DEFAULTS = new EngineOptions(false);
+public record EngineOptions(Security security, Optional<Path> operatorState, Optional<Path> projectCa) {
+    /** Where {@code waldoconf init} and {@code serve} keep the project CA unless told otherwise. */
+    public static final Path DEFAULT_PROJECT_CA = Path.of(".waldoconf", "ca");
+    /** The defaults: mutual TLS, the provider's operator state, the default project CA. */
+    public static final EngineOptions DEFAULTS = new EngineOptions(Security.MUTUAL);
 
-    /** TLS as {@code insecure} says, the provider's operator state. */
-    public EngineOptions(boolean insecure) {
-        this(insecure, Optional.empty());
+    /** Checks the parts. */
+    public EngineOptions {
+        Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(operatorState, "operatorState");
+        Objects.requireNonNull(projectCa, "projectCa");
+    }
+
+    /** {@code security}, the provider's operator state, the default project CA. */
+    public EngineOptions(Security security) {
+        this(security, Optional.empty(), Optional.empty());
+    }
+
+    /** True when TLS is off ({@code --insecure}). */
+    public boolean insecure() {
+        return security == Security.INSECURE;
     }
 
     /** These options with the operator's TLS state in {@code directory}. */
     public EngineOptions withOperatorState(Path directory) {
-        return new EngineOptions(insecure, Optional.of(directory));
+        return new EngineOptions(security, Optional.of(directory), projectCa);
+    }
+
+    /** These options with the project CA in {@code directory}. */
+    public EngineOptions withProjectCa(Path directory) {
+        return new EngineOptions(security, operatorState, Optional.of(directory));
+    }
+
+    /** The project CA's directory. */
+    public Path projectCaDir() {
+        return projectCa.orElse(DEFAULT_PROJECT_CA);
     }
 }

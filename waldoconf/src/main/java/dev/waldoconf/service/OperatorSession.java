@@ -2,6 +2,7 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
+import dev.waldo.net.WrongPeerException;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.lang.WList;
@@ -18,7 +19,9 @@ import java.util.Map;
 /**
  * The operator's side over the network: a Waldo host that connects to each
  * switch's {@code waldoconf serve} and runs changes through a
- * {@link ChangeRunner}.
+ * {@link ChangeRunner}. Each service reached must be the switch the inventory
+ * names there ({@link Identities#serviceIdentity}, proved by its certificate
+ * under mutual TLS); another one answering is refused before anything is sent.
  */
 public final class OperatorSession implements AutoCloseable {
     private final NetHost net;
@@ -86,12 +89,25 @@ public final class OperatorSession implements AutoCloseable {
 
     private static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address) {
         try {
-            return net.connect(address, OperatorDesk::create).partner();
+            return net.connect(address, Identities.serviceIdentity(name), OperatorDesk::create).partner();
+        } catch (WrongPeerException e) {
+            throw new NetworkException(wrongService(name, e));
         } catch (NetworkException e) {
             throw new NetworkException("cannot reach the service of switch " + name + " at "
                     + address.getHostString() + ":" + address.getPort() + " (" + e.getMessage()
                     + "); is 'waldoconf serve' running for it?");
         }
+    }
+
+    /**
+     * The message for a service that is not switch {@code name}'s: the inventory's {@code service:}
+     * address for it leads elsewhere (swapped addresses, or another host listening there).
+     */
+    public static String wrongService(String name, WrongPeerException wrong) {
+        return "the service at " + wrong.address().getHostString() + ":" + wrong.address().getPort()
+                + " is not switch " + name + "'s: " + wrong.answered().name() + " answered"
+                + (wrong.answered().certified() ? ", as its certificate from the project CA proves" : "")
+                + "; check the service: address of " + name + " in the inventory (nothing was sent to it)";
     }
 
     /** The connected switches, in the order given. */

@@ -16,10 +16,13 @@ import java.util.concurrent.CountDownLatch;
 /**
  * What {@code waldoconf serve} runs for one switch: a networked Waldo host
  * holding the switch's {@link SwitchService}, listening for operators. Each
- * operator that connects gets a SwitchDesk that hands out the service.
+ * operator that connects gets a SwitchDesk that hands out the service. A
+ * {@link ChangeGuard} stands in front of the switch: only operators with the
+ * change role may change it, and every change is recorded with who made it.
  *
  * <p>State directory layout: {@code journal/} (the trial journal) and
- * {@code net/} (the host's TLS key, certificate and pinned peers).
+ * {@code net/} (the host's TLS key and certificate, pinned peers under trust on
+ * first use, and the {@link AuditJournal}).
  */
 public final class SwitchServer implements RunningService {
     private final NetHost net;
@@ -44,6 +47,7 @@ public final class SwitchServer implements RunningService {
         NetHost host = NetHost.start(net, Structs::create);
         try {
             SwitchService service = SwitchService.start(name, host.host(), device, stateDir.resolve("journal"), clock);
+            ChangeGuard.install(name, host, "snmp", new AuditJournal(net.stateDir()), clock);
             InetSocketAddress bound = host.listen(listen, h -> SwitchDesk.create(h, service.service().ref()), null);
             return new SwitchServer(host, service, bound);
         } catch (IOException | DeviceException | RuntimeException e) {
@@ -52,9 +56,18 @@ public final class SwitchServer implements RunningService {
         }
     }
 
-    /** The default network settings for switch {@code name}'s service with state in {@code stateDir}. */
+    /**
+     * Network settings for switch {@code name}'s service with state in {@code stateDir}, under trust
+     * on first use (no project CA needed: what tests and in-process tools use). {@code waldoconf
+     * serve} uses {@link Identities#serviceNet} with mutual TLS instead.
+     */
     public static NetConfig defaultNet(String name, Path stateDir) {
-        return NetConfig.defaults("switch-" + name, stateDir.resolve("net"));
+        return Identities.serviceNet(name, netDir(stateDir), dev.waldo.net.Security.SELF_SIGNED);
+    }
+
+    /** Where a service with state in {@code stateDir} keeps its TLS state and audit journal. */
+    public static Path netDir(Path stateDir) {
+        return stateDir.resolve("net");
     }
 
     /** Where operators connect. */

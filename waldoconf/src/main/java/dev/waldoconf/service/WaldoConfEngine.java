@@ -39,17 +39,22 @@ import java.util.TreeMap;
  * single Waldo transactions across them.
  */
 public final class WaldoConfEngine implements ChangeEngine {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WaldoConfEngine.class);
     private final DeviceFactory devices;
     private final Path operatorState;
     private final Clock clock;
     private final EngineOptions options;
 
     /**
+     * An engine whose hosts trust each other on first use ({@code --tofu}): no project CA needed, for
+     * tests and tools in one process. The {@code waldoconf} command passes {@link EngineOptions} and
+     * runs under mutual TLS by default.
+     *
      * @param devices opens switches over SNMP for {@code serve} and drift checks
      * @param operatorState where the operator's host keeps its TLS key and pinned service certificates
      */
     public WaldoConfEngine(DeviceFactory devices, Path operatorState, Clock clock) {
-        this(devices, operatorState, clock, EngineOptions.DEFAULTS);
+        this(devices, operatorState, clock, new EngineOptions(dev.waldo.net.Security.SELF_SIGNED));
     }
 
     /** An engine whose hosts (operator and services) run as {@code options} ask, e.g. with TLS off. */
@@ -60,21 +65,41 @@ public final class WaldoConfEngine implements ChangeEngine {
         this.options = options;
     }
 
-    /** {@code net} with TLS off when the options say {@code --insecure}. */
-    private NetConfig secured(NetConfig net) {
-        return options.insecure() ? net.insecure() : net;
-    }
-
     private OperatorSession connect(List<SwitchEntry> switches) throws EngineException {
+        NetConfig net = operatorNet();
         try {
-            return OperatorSession.connect(SwitchEntry.serviceAddresses(switches), operatorNet(), clock);
+            return OperatorSession.connect(SwitchEntry.serviceAddresses(switches), net, clock);
         } catch (NetworkException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         }
     }
 
-    private NetConfig operatorNet() {
-        return secured(NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorState));
+    /** This operator's host, as {@link Identities#operatorNet} sets it up for the options' security. */
+    private NetConfig operatorNet() throws EngineException {
+        try {
+            return Identities.operatorNet(operatorState, options.security());
+        } catch (IllegalStateException e) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Switch {@code name}'s service host, with its certificate issued from the project CA on its first
+     * start under mutual TLS (logged, so the operator sees where it came from).
+     */
+    private NetConfig serviceNet(String name, Path stateDir) throws EngineException {
+        NetConfig net = Identities.serviceNet(name, SwitchServer.netDir(stateDir), options.security());
+        String issued;
+        try {
+            issued = Identities.ensureServiceCertificate(net, options.projectCaDir());
+        } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, name + ": cannot issue the service's"
+                    + " certificate from the project CA in " + options.projectCaDir() + ": " + e.getMessage(), e);
+        }
+        if (!issued.isEmpty()) {
+            LOG.info("{}: {}", name, issued);
+        }
+        return net;
     }
 
     @Override
@@ -237,12 +262,12 @@ public final class WaldoConfEngine implements ChangeEngine {
         if (spec.customService().isPresent()) {
             // An operator's own .wld device service (see dev.waldoconf.custom and waldoconf/README.md).
             return dev.waldoconf.custom.CustomServer.start(spec.customService().get(), spec.inventory(), entry,
-                    secured(SwitchServer.defaultNet(entry.name(), spec.stateDir())), System.getenv());
+                    serviceNet(entry.name(), spec.stateDir()), System.getenv());
         }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
             return SwitchServer.start(entry.name(), device, entry.service().resolve(),
-                    spec.stateDir(), secured(SwitchServer.defaultNet(entry.name(), spec.stateDir())), clock);
+                    spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock);
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {

@@ -43,9 +43,18 @@ class InventoryLoaderTest {
     void inlineSecretIsRejectedWithAdviceAndWithoutEchoingIt() throws Exception {
         String message = problemsOf(ConfigFixtures.INVENTORY.replace("community: {env: TEST_COMMUNITY}",
                 "community: s3cret-community"));
-        assertThat(message).isEqualTo("inv.yaml:24:16: credentials.lab.community: 's3cret-community' is an inline"
+        assertThat(message).isEqualTo("inv.yaml:24:16: credentials.lab.community: this value is an inline"
                 + " secret; secrets must not be written in the inventory: use {env: VARIABLE} or"
                 + " {file: /path/to/secret}");
+        assertThat(message).doesNotContain("s3cret");
+    }
+
+    @Test
+    void inlineSnmpV3PassphraseIsRejectedWithoutEchoingIt() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY.replace("community: {env: TEST_COMMUNITY}",
+                "user: admin\n    auth: {protocol: SHA, passphrase: s3cret-auth-phrase}"));
+        assertThat(message).contains("credentials.lab.auth.passphrase: this value is an inline secret")
+                .doesNotContain("s3cret");
     }
 
     @Test

@@ -1,0 +1,90 @@
+package dev.waldoconf.cli;
+
+import dev.waldo.net.CertificateAuthority;
+import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.SwitchServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code waldoconf init}: creates the project CA if there is none, and issues this operator's
+ * certificate, or with {@code --service} a switch service's.
+ */
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = {"Creates the project CA (once) and issues certificates from it.",
+            "Without --service: this operator's certificate, with the change role (apply, confirm, rollback,"
+                    + " plan, status) or with --read-only the read role (plan, status). Issuing again rotates it.",
+            "With --service NAME: the certificate of switch NAME's service, into the state directory"
+                    + " 'waldoconf serve --switch NAME' uses; copy that folder to the machine that runs the service"
+                    + " ('serve' also issues its own on first start when it can reach the CA folder).",
+            "Keep the CA folder private: whoever holds ca.key can make operators."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
+            "5:the CA or a certificate could not be read or written"})
+final class InitCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--ca-dir", paramLabel = "DIR", defaultValue = ".waldoconf/ca",
+            description = "Where the project CA lives (default: ${DEFAULT-VALUE}).")
+    Path caDir;
+
+    @Option(names = "--operator", paramLabel = "NAME",
+            description = "The operator's name, recorded with each change (default: your login name).")
+    String operator;
+
+    @Option(names = "--read-only", description = "Issue the read role (plan, status) instead of the change role.")
+    boolean readOnly;
+
+    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = EngineProvider.OPERATOR_STATE_NAME,
+            description = "Where the operator's key and certificate go (default: ${DEFAULT-VALUE}).")
+    Path operatorDir;
+
+    @Option(names = "--service", paramLabel = "NAME", description = "Issue switch NAME's service certificate instead.")
+    String service;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
+            description = "With --service: the services' state directory, as 'serve --state-dir' (default:"
+                    + " ${DEFAULT-VALUE}; the certificate goes into DIR/NAME/net).")
+    Path stateDir;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            boolean created = !CertificateAuthority.existsIn(caDir);
+            CertificateAuthority ca = Identities.projectCa(caDir);
+            out.println((created ? "Created the project CA in " : "Using the project CA in ") + caDir + ".");
+            if (service != null) {
+                Path netDir = SwitchServer.netDir(stateDir.resolve(service));
+                X509Certificate issued = ca.issueHost(Identities.serviceIdentity(service),
+                        java.util.Set.of(Identities.SERVICE_ROLE), netDir);
+                out.println("Issued " + Identities.serviceIdentity(service) + " (role " + Identities.SERVICE_ROLE
+                        + ") into " + netDir + ", valid until " + issued.getNotAfter().toInstant() + ".");
+                return ExitCodes.OK;
+            }
+            String name = operator != null ? operator : Identities.localOperatorName();
+            boolean rotated = Identities.operatorIn(operatorDir).isPresent();
+            X509Certificate issued = Identities.issueOperator(ca, name, readOnly, operatorDir);
+            out.println((rotated ? "Rotated" : "Issued") + " " + Identities.operatorIdentity(name) + " (role "
+                    + (readOnly ? Identities.READ_ROLE : Identities.CHANGE_ROLE) + ") into " + operatorDir
+                    + ", valid until " + issued.getNotAfter().toInstant() + ".");
+            return ExitCodes.OK;
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            err.println("error: cannot set up certificates in " + caDir + ": " + e.getMessage());
+            return ExitCodes.UNAVAILABLE;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+}

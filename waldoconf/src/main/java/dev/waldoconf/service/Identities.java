@@ -1,0 +1,127 @@
+package dev.waldoconf.service;
+
+import dev.waldo.net.CertificateAuthority;
+import dev.waldo.net.NetConfig;
+import dev.waldo.net.PeerIdentity;
+import dev.waldo.net.Security;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who is who between WaldoConf operators and services, and the certificates that prove it.
+ *
+ * <p>By default ({@link Security#MUTUAL}) a small project CA signs every certificate. A service's
+ * certificate names its switch ({@code switch-NAME}) and carries the role {@value #SERVICE_ROLE}; an
+ * operator's names the operator ({@code operator-NAME}) and carries {@value #CHANGE_ROLE} (plan,
+ * status, apply, confirm, rollback) or {@value #READ_ROLE} (plan and status only). A service
+ * accepts only peers whose certificate the CA signed and that carry one of these roles; it refuses
+ * a change started by an operator without {@value #CHANGE_ROLE} ({@link ChangeGuard}). An operator
+ * accepts only services, and checks that the service it reached is the switch the inventory names.
+ *
+ * <p>Under trust on first use ({@link Security#SELF_SIGNED}, {@code --tofu}) there is no CA and no
+ * role: names are what hosts announce, pinned on first contact. Without TLS ({@code --insecure})
+ * nothing is checked at all.
+ */
+public final class Identities {
+    /** The role of a switch's service. */
+    public static final String SERVICE_ROLE = "service";
+    /** The role of an operator who may change switches. */
+    public static final String CHANGE_ROLE = "operator-change";
+    /** The role of an operator who may only read (plan, status). */
+    public static final String READ_ROLE = "operator-read";
+    /** The name of the project CA that {@link #projectCa} creates. */
+    static final String CA_NAME = "WaldoConf project CA";
+
+    private Identities() {
+    }
+
+    /** The identity of switch {@code switchName}'s service: {@code switch-NAME}. */
+    public static String serviceIdentity(String switchName) {
+        return "switch-" + switchName;
+    }
+
+    /** The identity of operator {@code operator}: {@code operator-NAME}. */
+    public static String operatorIdentity(String operator) {
+        return "operator-" + operator;
+    }
+
+    /**
+     * How switch {@code switchName}'s service talks to operators: its identity, its TLS state in
+     * {@code netDir}, and, under mutual TLS, only operators (either role) and other services.
+     */
+    public static NetConfig serviceNet(String switchName, Path netDir, Security security) {
+        return NetConfig.defaults(serviceIdentity(switchName), netDir).withSecurity(security)
+                .withAcceptedRoles(Set.of(CHANGE_ROLE, READ_ROLE, SERVICE_ROLE));
+    }
+
+    /**
+     * Makes sure a service running as {@code net} has its certificate: under mutual TLS, when
+     * {@code net}'s state directory holds none, issues one from the project CA in {@code caDir},
+     * creating that CA first if there is none (the first {@code serve} on a machine).
+     *
+     * @return what was done, for the operator to read, or "" when nothing was needed
+     */
+    public static String ensureServiceCertificate(NetConfig net, Path caDir) {
+        if (net.security() != Security.MUTUAL || CertificateAuthority.issuedIn(net.stateDir()).isPresent()) {
+            return "";
+        }
+        boolean created = !CertificateAuthority.existsIn(caDir);
+        projectCa(caDir).issueHost(net.hostId(), Set.of(SERVICE_ROLE), net.stateDir());
+        return (created ? "created the project CA in " + caDir + "; " : "") + "issued a certificate for "
+                + net.hostId() + " into " + net.stateDir() + " from the project CA in " + caDir;
+    }
+
+    /**
+     * How this operator's host talks to services, with its TLS state in {@code operatorState}: under
+     * mutual TLS it runs as the operator its certificate names (one run of that identity per process,
+     * see {@link PeerIdentity}) and accepts only services; otherwise it runs as the local user.
+     *
+     * @throws IllegalStateException under mutual TLS when {@code operatorState} holds no certificate; the
+     *     message says how to get one
+     */
+    public static NetConfig operatorNet(Path operatorState, Security security) {
+        String run = Long.toString(ProcessHandle.current().pid());
+        if (security != Security.MUTUAL) {
+            return NetConfig.defaults(PeerIdentity.hostIdOf(operatorIdentity(localOperatorName()), run),
+                    operatorState).withSecurity(security);
+        }
+        PeerIdentity operator = operatorIn(operatorState).orElseThrow(() -> new IllegalStateException(
+                "no operator certificate in " + operatorState + "; create the project CA and yours with"
+                        + " 'waldoconf init' (or get one from whoever keeps the CA), or run with --tofu to trust"
+                        + " services on first use instead"));
+        return NetConfig.defaults(PeerIdentity.hostIdOf(operator.name(), run), operatorState)
+                .withSecurity(security).withAcceptedRoles(Set.of(SERVICE_ROLE));
+    }
+
+    /** The operator whose certificate is in {@code operatorState}, if any. */
+    public static Optional<PeerIdentity> operatorIn(Path operatorState) {
+        return CertificateAuthority.issuedIn(operatorState);
+    }
+
+    /** The project CA in {@code caDir}, created there first if there is none. */
+    public static CertificateAuthority projectCa(Path caDir) {
+        return CertificateAuthority.existsIn(caDir) ? CertificateAuthority.load(caDir)
+                : CertificateAuthority.create(caDir, CA_NAME);
+    }
+
+    /**
+     * Issues operator {@code operator} a certificate from {@code ca} into {@code operatorState}, with
+     * the change role or, if {@code readOnly}, the read role. Issuing again rotates it.
+     */
+    public static X509Certificate issueOperator(CertificateAuthority ca, String operator, boolean readOnly,
+            Path operatorState) {
+        return ca.issueHost(operatorIdentity(operator), Set.of(readOnly ? READ_ROLE : CHANGE_ROLE), operatorState);
+    }
+
+    /**
+     * The local user's name as an operator name: the login name with anything but letters, digits,
+     * '.', '_' and '-' turned into '-', or "operator" when there is none.
+     */
+    public static String localOperatorName() {
+        String user = System.getProperty("user.name", "");
+        String name = user.replaceAll("[^A-Za-z0-9._-]", "-");
+        return name.isEmpty() ? "operator" : name;
+    }
+}
