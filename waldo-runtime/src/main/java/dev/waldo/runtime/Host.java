@@ -140,6 +140,11 @@ public final class Host implements AutoCloseable {
         bindings.put(annotationName, binding);
     }
 
+    /** The binding registered for annotation {@code annotationName}, or null (see {@link BoundLoads}). */
+    Binding binding(String annotationName) {
+        return bindings.get(annotationName);
+    }
+
     /** Stops the host: its partners see a NetworkException from then on. */
     @Override
     public void close() {
