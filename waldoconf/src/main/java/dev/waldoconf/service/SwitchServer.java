@@ -54,7 +54,12 @@ public final class SwitchServer implements RunningService {
 
     /** The default network settings for switch {@code name}'s service with state in {@code stateDir}. */
     public static NetConfig defaultNet(String name, Path stateDir) {
-        return NetConfig.defaults("switch-" + name, stateDir.resolve("net"));
+        return NetConfig.defaults(hostId(name), stateDir.resolve("net"));
+    }
+
+    /** The host id of switch {@code name}'s service, as runtime messages name it. */
+    public static String hostId(String name) {
+        return "switch-" + name;
     }
 
     /** Where operators connect. */
