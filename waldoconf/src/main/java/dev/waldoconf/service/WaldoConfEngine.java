@@ -41,6 +41,9 @@ import java.util.TreeMap;
  * single Waldo transactions across them.
  */
 public final class WaldoConfEngine implements ChangeEngine {
+    /** Operator sessions opened by this process, for their host ids. */
+    private static final java.util.concurrent.atomic.AtomicLong SESSIONS = new java.util.concurrent.atomic.AtomicLong();
+
     private final DeviceFactory devices;
     private final Path operatorState;
     private final Clock clock;
@@ -75,8 +78,13 @@ public final class WaldoConfEngine implements ChangeEngine {
         }
     }
 
+    /**
+     * The operator's host, named anew for each session: a service keeps one connection per host
+     * id, so two sessions of one process (concurrent applies through one engine) must not share it.
+     */
     private NetConfig operatorNet() {
-        return secured(NetConfig.defaults("operator-" + ProcessHandle.current().pid(), operatorState));
+        return secured(NetConfig.defaults("operator-" + ProcessHandle.current().pid() + "-"
+                + SESSIONS.incrementAndGet(), operatorState));
     }
 
     @Override

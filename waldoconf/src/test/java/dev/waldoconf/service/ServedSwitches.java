@@ -70,7 +70,8 @@ final class ServedSwitches implements AutoCloseable {
         Map<String, InetSocketAddress> agents = new LinkedHashMap<>();
         Map<String, MemoryVlanDevice> byName = new LinkedHashMap<>();
         for (MemoryVlanDevice device : switches) {
-            agents.put(device.name(), new InetSocketAddress("127.0.0.1", 161));
+            // Never contacted: the devices are in memory; the inventory only needs an address per switch.
+            agents.put(device.name(), new InetSocketAddress("127.0.0.1", 40000 + agents.size()));
             byName.put(device.name(), device);
         }
         return start(dir, agents, (entry, credentials) -> new Shared(byName.get(entry.name())),

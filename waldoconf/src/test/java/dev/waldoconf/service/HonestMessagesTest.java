@@ -1,0 +1,91 @@
+package dev.waldoconf.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldoconf.config.ResolvedPlan;
+import dev.waldoconf.device.MemoryVlanDevice;
+import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.model.SwitchState;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14's misleading messages: a refusal names exactly the switch that refused (lab-1 is not
+ * part of switch-lab-12), and a change that stopped part-way says which switches may hold what.
+ */
+@Timeout(120)
+class HonestMessagesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theRefusingSwitchIsFoundByItsExactNameNeverByAPartOfAnother() {
+        List<String> names = List.of("lab-1", "lab-12");
+        assertThat(ChangeMessages.switchNamedIn("WaldoConfApply.apply: binding 'snmp' on host switch-lab-12 voted"
+                + " no: lab-12: commitFailed on VLAN 20", names)).contains("lab-12");
+        assertThat(ChangeMessages.switchNamedIn("lab-1: no answer within 3000 ms", names)).contains("lab-1");
+        assertThat(ChangeMessages.switchNamedIn("switch lab-123 refused", names)).isEmpty();
+    }
+
+    @Test
+    void aSwitchThatRefusesIsNamedAndNoOtherSwitchIsBlamed() throws Exception {
+        MemoryVlanDevice lab1 = new MemoryVlanDevice("lab-1", 8, SwitchState.factoryDefault(8));
+        MemoryVlanDevice lab12 = new MemoryVlanDevice("lab-12", 8, SwitchState.factoryDefault(8));
+        lab12.refuseVlans(Set.of(20));
+        try (ServedSwitches served = ServedSwitches.inMemory(dir, List.of(lab1, lab12))) {
+            ResolvedPlan preview = served.preview(served.plan("""
+                    vlans:
+                      - id: 20
+                        name: voice
+                        ports:
+                          - group: all
+                            tagged: 7
+                    """));
+
+            ApplyResult result = served.apply(preview, true);
+
+            assertThat(result.outcome()).isEqualTo(ApplyResult.Outcome.REFUSED);
+            assertThat(result.switches()).extracting(ApplyResult.SwitchOutcome::switchName,
+                    ApplyResult.SwitchOutcome::ok).containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("lab-1", true),
+                            org.assertj.core.groups.Tuple.tuple("lab-12", false));
+            assertThat(result.message()).contains("no switch was changed");
+            assertThat(served.readAll().values()).containsOnly(SwitchState.factoryDefault(8));
+        }
+    }
+
+    @Test
+    void aChangeThatStoppedBeforeItsReadsSaysNothingChanged() {
+        assertThat(ChangeMessages.interrupted("c1", "host 'switch-lab-2' is unreachable", List.of(), false,
+                Instant.EPOCH)).isEqualTo("change c1 did not start: host 'switch-lab-2' is unreachable; no switch"
+                        + " was changed");
+    }
+
+    @Test
+    void aChangeThatStoppedDuringItsCommitNamesTheSwitchesThatMayHoldItAndUntilWhen() {
+        String message = ChangeMessages.interrupted("c1", "host 'switch-lab-2' is unreachable",
+                List.of("lab-1", "lab-2"), false, Instant.parse("2026-11-25T01:00:00Z"));
+        assertThat(message).doesNotContain("no switch was changed")
+                .contains("switches that may: lab-1, lab-2")
+                .contains("as an unconfirmed trial")
+                .contains("reverts it by itself at 2026-11-25T01:00:00Z at the latest")
+                .contains("'waldoconf status'");
+    }
+
+    @Test
+    void aPlainApplyWhoseConfirmFailedSaysItIsATrialNowAndHowToKeepOrUndoIt() {
+        ChangeRunner.UnconfirmedException unconfirmed = new ChangeRunner.UnconfirmedException("c7",
+                new ChangeRunner.Applied(Instant.parse("2026-11-25T01:02:00Z"), List.of("lab-1", "lab-3")),
+                new dev.waldo.runtime.NetworkException("host 'switch-lab-3' is unreachable"));
+        assertThat(ChangeMessages.unconfirmed(unconfirmed))
+                .startsWith("change c7 was made on lab-1, lab-3, but the step that keeps it failed (host"
+                        + " 'switch-lab-3' is unreachable)")
+                .contains("reverts by itself at 2026-11-25T01:02:00Z")
+                .contains("'waldoconf confirm c7'").contains("'waldoconf rollback c7'");
+    }
+}
