@@ -23,8 +23,8 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:applied (or nothing to change, or --dry-run)",
             "1:refused by a switch or failed, and no switch changed; or declined at the prompt",
-            "2:bad usage, invalid inventory or plan, or no terminal to confirm on and no --yes",
-            "3:a switch or its service is unreachable",
+            "2:bad usage, invalid inventory or plan (also at commit), or no terminal to confirm on and no --yes",
+            "3:a switch or its service is unreachable (the message says which switches may hold what)",
             "4:a pending trial on a switch of the plan blocks the change",
             "5:no change engine in this build, or the lab could not be started"},
         footerHeading = "%nStale plans:%n", footer = {
@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
             "applied as it resolves at commit (VLANs it does not manage keep what they hold then), and printed",
             "again if it differs from the one shown first."})
 final class ApplyCommand extends SwitchCommand {
-    @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml, or a"
+            + " plan saved by 'waldoconf plan FILE -o PLAN' (applied without asking, refused if stale).")
     Path planFile;
 
     @Option(names = "--trial", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -57,6 +58,9 @@ final class ApplyCommand extends SwitchCommand {
     protected int run() throws CommandFailure, ConfigException, IOException {
         // Before the plan and the prompt, so an operator is not asked to go ahead with a change that cannot connect.
         checkLabAgreesOnTls();
+        if (SavedPlan.isSaved(planFile)) {
+            return applySaved(SavedPlan.read(planFile));
+        }
         ResolvedPlan plan = resolve(planFile);
         printPlan(plan);
         if (plan.isEmpty()) {
@@ -100,6 +104,40 @@ final class ApplyCommand extends SwitchCommand {
         } catch (EngineException e) {
             throw failure(e);
         }
+    }
+
+    /**
+     * Applies a plan saved by {@code plan -o}: it was reviewed then, so nobody is asked; if the plan
+     * file or any switch's managed state changed since, nothing is changed.
+     */
+    private int applySaved(SavedPlan saved) throws CommandFailure, ConfigException, IOException {
+        ResolvedPlan plan = resolve(saved.planFile());
+        printPlan(plan);
+        String stale = saved.staleness(plan);
+        if (!stale.isEmpty()) {
+            throw staleSavedPlan(stale);
+        }
+        if (plan.isEmpty()) {
+            return ExitCodes.OK;
+        }
+        if (dryRun) {
+            out().println("Dry run: nothing was changed.");
+            return ExitCodes.OK;
+        }
+        try (ChangeEngine engine = engine()) {
+            ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), true, ChangeReports.progress(out()));
+            if (result.outcome() == ApplyResult.Outcome.STALE) {
+                throw staleSavedPlan(result.message());
+            }
+            return report(result);
+        } catch (EngineException e) {
+            throw failure(e);
+        }
+    }
+
+    private CommandFailure staleSavedPlan(String why) {
+        return new CommandFailure(ExitCodes.CHANGE_FAILED, "the saved plan " + planFile + " is stale: " + why
+                + "; nothing was changed. Make and review a new one with 'waldoconf plan FILE -o " + planFile + "'.");
     }
 
     /** With --yes, says so when the plan applied is not the one printed: a switch changed in between. */

@@ -162,6 +162,39 @@ class ApplyCommandTest {
     }
 
     @Test
+    void aSavedPlanIsAppliedWithoutAskingAndRefusingWhenTheSwitchesChanged() throws Exception {
+        String saved = dir.resolve("plan.bin").toString();
+        CliHarness.Result planned = cli.run("plan", plan, "-i", inventory, "-o", saved);
+        assertThat(planned.exitCode()).as(planned.err()).isZero();
+        assertThat(planned.out()).contains("Saved this plan to " + saved);
+
+        CliHarness.Result applied = cli.run("apply", saved, "-i", inventory);
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        assertThat(cli.prompts).isEmpty();
+        assertThat(engine.calls).containsExactly("apply");
+
+        cli.states.put("lab-2", dev.waldoconf.model.SwitchState.factoryDefault(24)
+                .with(dev.waldoconf.model.Vlan.empty(10, "someone-else")));
+        CliHarness.Result stale = cli.run("apply", saved, "-i", inventory);
+        assertThat(stale.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(stale.err()).isEqualTo("error: the saved plan " + saved + " is stale: switch(es) lab-2 changed"
+                + " since the plan was saved; nothing was changed. Make and review a new one with 'waldoconf plan"
+                + " FILE -o " + saved + "'.\n");
+        assertThat(engine.calls).hasSize(1);
+    }
+
+    @Test
+    void aSavedPlanWhosePlanFileChangedIsRefused() throws Exception {
+        String saved = dir.resolve("plan.bin").toString();
+        cli.run("plan", plan, "-i", inventory, "-o", saved);
+        cli.write("plan.yaml", PlanCommandTest.PLAN.replace("users", "staff"));
+        CliHarness.Result stale = cli.run("apply", saved, "-i", inventory);
+        assertThat(stale.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(stale.err()).contains("is stale: its plan file").contains("changed since the plan was saved");
+        assertThat(engine.calls).isEmpty();
+    }
+
+    @Test
     void refusedChangeExitsWith1AndNamesTheSwitch() {
         engine.outcome = ApplyResult.Outcome.REFUSED;
         CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");

@@ -59,6 +59,58 @@ class HonestMessagesTest {
         }
     }
 
+    /** A switch someone writes to (VLAN 50) just before WaldoConf's push: after the transaction read it. */
+    private record WrittenDuringTheChange(MemoryVlanDevice device) implements dev.waldoconf.device.VlanDevice {
+        @Override
+        public String name() {
+            return device.name();
+        }
+
+        @Override
+        public SwitchState read() throws dev.waldoconf.device.DeviceException {
+            return device.read();
+        }
+
+        @Override
+        public SwitchState push(SwitchState desired) throws dev.waldoconf.device.DeviceException {
+            if (!device.read().vlans().containsKey(50)) {
+                device.push(device.read().with(dev.waldoconf.model.Vlan.empty(50, "oob")));
+            }
+            return device.push(desired);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aSwitchWrittenBetweenTheReadAndThePushVotesNoAndKeepsTheOtherWrite() throws Exception {
+        MemoryVlanDevice lab1 = new MemoryVlanDevice("lab-1", 8, SwitchState.factoryDefault(8));
+        MemoryVlanDevice lab2 = new MemoryVlanDevice("lab-2", 8, SwitchState.factoryDefault(8));
+        try (ServedSwitches served = ServedSwitches.inMemory(dir, List.of(lab1, new WrittenDuringTheChange(lab2)))) {
+            ResolvedPlan preview = served.preview(served.plan("""
+                    vlans:
+                      - id: 20
+                        name: voice
+                        ports:
+                          - group: all
+                            tagged: 7
+                    """));
+
+            ApplyResult result = served.apply(preview, true);
+
+            assertThat(result.outcome()).isEqualTo(ApplyResult.Outcome.REFUSED);
+            assertThat(result.message()).contains("lab-2: the switch was changed by someone else while this change"
+                    + " was being made");
+            assertThat(result.switches()).filteredOn(outcome -> !outcome.ok())
+                    .extracting(ApplyResult.SwitchOutcome::switchName).containsExactly("lab-2");
+            assertThat(lab1.read()).isEqualTo(SwitchState.factoryDefault(8));
+            assertThat(lab2.read()).as("the other write stays; the change was undone")
+                    .isEqualTo(SwitchState.factoryDefault(8).with(dev.waldoconf.model.Vlan.empty(50, "oob")));
+        }
+    }
+
     @Test
     void aChangeThatStoppedBeforeItsReadsSaysNothingChanged() {
         assertThat(ChangeMessages.interrupted("c1", "host 'switch-lab-2' is unreachable", List.of(), false,

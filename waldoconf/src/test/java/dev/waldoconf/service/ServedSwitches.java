@@ -11,7 +11,6 @@ import dev.waldoconf.config.PlanResolver;
 import dev.waldoconf.config.ResolvedPlan;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
-import dev.waldoconf.device.MemoryVlanDevice;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.ApplyResult;
 import dev.waldoconf.engine.EngineException;
@@ -65,11 +64,11 @@ final class ServedSwitches implements AutoCloseable {
         return start(dir, agents, snmp, "community: {file: " + community + "}");
     }
 
-    /** In-memory switches; the services and the operator still talk over loopback. */
-    static ServedSwitches inMemory(Path dir, List<MemoryVlanDevice> switches) throws Exception {
+    /** In-memory (or other local) switches; the services and the operator still talk over loopback. */
+    static ServedSwitches inMemory(Path dir, List<? extends VlanDevice> switches) throws Exception {
         Map<String, InetSocketAddress> agents = new LinkedHashMap<>();
-        Map<String, MemoryVlanDevice> byName = new LinkedHashMap<>();
-        for (MemoryVlanDevice device : switches) {
+        Map<String, VlanDevice> byName = new LinkedHashMap<>();
+        for (VlanDevice device : switches) {
             // Never contacted: the devices are in memory; the inventory only needs an address per switch.
             agents.put(device.name(), new InetSocketAddress("127.0.0.1", 40000 + agents.size()));
             byName.put(device.name(), device);
@@ -148,7 +147,7 @@ final class ServedSwitches implements AutoCloseable {
     }
 
     /** One in-memory switch as several openers see it: closing one view leaves the switch open. */
-    private record Shared(MemoryVlanDevice device) implements VlanDevice {
+    private record Shared(VlanDevice device) implements VlanDevice {
         @Override
         public String name() {
             return device.name();
