@@ -47,6 +47,8 @@ final class ChangeMessages {
     /**
      * An apply that lost a switch or its service before it committed.
      *
+     * @param reason the runtime's reason; when it names one of {@code staged} (by name or host
+     *     id), only that switch may hold the change
      * @param staged the switches the change would have changed (empty if it failed before resolving)
      * @param revertBy when a switch that is left holding the staged change reverts it by itself
      */
@@ -54,10 +56,11 @@ final class ChangeMessages {
         if (staged.isEmpty()) {
             return "change " + change + " did not start: " + reason + "; no switch was changed";
         }
-        return "change " + change + " did not commit: " + reason + ". It was undone on every switch the operator"
-                + " could still reach. A switch it lost during the commit may hold the change"
+        List<String> mayHold = switchNamedIn(reason, staged).map(List::of).orElse(staged);
+        return "change " + change + " did not commit: " + reason + ". Switches that may hold it: "
+                + String.join(", ", mayHold) + " (lost during the commit): each holds it"
                 + (trial ? " as its trial" : " as an unconfirmed trial") + " until it learns the outcome from the"
-                + " others, and reverts it by itself at " + revertBy + " at the latest; switches that may: "
-                + String.join(", ", staged) + ". Every other switch was not changed. Check with 'waldoconf status'.";
+                + " others, and reverts it by itself at " + revertBy + " at the latest. Every other switch holds"
+                + " its old state. Check with 'waldoconf status'.";
     }
 }

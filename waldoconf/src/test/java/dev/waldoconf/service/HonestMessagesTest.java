@@ -111,6 +111,72 @@ class HonestMessagesTest {
         }
     }
 
+    /** A switch whose push waits, after its first SET went out, until the test lets it go on. */
+    private record HeldInPrepare(MemoryVlanDevice device, java.util.concurrent.CountDownLatch pushing,
+            java.util.concurrent.CountDownLatch release) implements dev.waldoconf.device.VlanDevice {
+        @Override
+        public String name() {
+            return device.name();
+        }
+
+        @Override
+        public SwitchState read() throws dev.waldoconf.device.DeviceException {
+            return device.read();
+        }
+
+        @Override
+        public SwitchState push(SwitchState desired) throws dev.waldoconf.device.DeviceException {
+            SwitchState before = device.push(desired);
+            pushing.countDown();
+            try {
+                release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return before;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aServiceLostDuringTheCommitIsNamedAsOneThatMayHoldTheChange() throws Exception {
+        MemoryVlanDevice lab1 = new MemoryVlanDevice("lab-1", 8, SwitchState.factoryDefault(8));
+        MemoryVlanDevice lab2 = new MemoryVlanDevice("lab-2", 8, SwitchState.factoryDefault(8));
+        var pushing = new java.util.concurrent.CountDownLatch(1);
+        var release = new java.util.concurrent.CountDownLatch(1);
+        try (ServedSwitches served = ServedSwitches.inMemory(dir,
+                List.of(lab1, new HeldInPrepare(lab2, pushing, release)))) {
+            ResolvedPlan preview = served.preview(served.plan("""
+                    vlans:
+                      - id: 20
+                        name: voice
+                        ports:
+                          - group: all
+                            tagged: 7
+                    """));
+            var apply = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return served.apply(preview, true).message();
+                } catch (Exception e) {
+                    return e.getClass().getSimpleName() + ": " + e.getMessage();
+                }
+            });
+            assertThat(pushing.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("lab-2 started its push").isTrue();
+            served.stopService("lab-2");
+            release.countDown();
+
+            String message = apply.get(90, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(message).doesNotContain("no switch was changed")
+                    .contains("Switches that may hold it: lab-2 (lost during the commit)");
+            assertThat(lab1.read()).as("the switch the operator still reached was undone")
+                    .isEqualTo(SwitchState.factoryDefault(8));
+        }
+    }
+
     @Test
     void aChangeThatStoppedBeforeItsReadsSaysNothingChanged() {
         assertThat(ChangeMessages.interrupted("c1", "host 'switch-lab-2' is unreachable", List.of(), false,
@@ -120,10 +186,10 @@ class HonestMessagesTest {
 
     @Test
     void aChangeThatStoppedDuringItsCommitNamesTheSwitchesThatMayHoldItAndUntilWhen() {
-        String message = ChangeMessages.interrupted("c1", "host 'switch-lab-2' is unreachable",
+        String message = ChangeMessages.interrupted("c1", "the coordinator lost a participant",
                 List.of("lab-1", "lab-2"), false, Instant.parse("2026-11-25T01:00:00Z"));
         assertThat(message).doesNotContain("no switch was changed")
-                .contains("switches that may: lab-1, lab-2")
+                .contains("Switches that may hold it: lab-1, lab-2 (lost during the commit)")
                 .contains("as an unconfirmed trial")
                 .contains("reverts it by itself at 2026-11-25T01:00:00Z at the latest")
                 .contains("'waldoconf status'");

@@ -114,6 +114,16 @@ final class ServedSwitches implements AutoCloseable {
         return engine.apply(preview, Optional.of(trial), true, ProgressListener.NONE);
     }
 
+    /** Stops switch {@code name}'s service as a crash would (its journal stays). */
+    void stopService(String name) {
+        List<SwitchEntry> entries = inventory.switches();
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i).name().equals(name)) {
+                services.get(i).close();
+            }
+        }
+    }
+
     /** What switch {@code name} holds, read directly, not through its service. */
     SwitchState read(String name) throws DeviceException {
         SwitchEntry entry = inventory.switchNamed(name).orElseThrow();
@@ -134,7 +144,11 @@ final class ServedSwitches implements AutoCloseable {
     @Override
     public void close() throws Exception {
         for (RunningService service : services) {
-            service.close();
+            try {
+                service.close();
+            } catch (RuntimeException e) {
+                // Already stopped by a crash scenario.
+            }
         }
     }
 
