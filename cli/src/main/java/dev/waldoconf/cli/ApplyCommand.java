@@ -23,12 +23,18 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:applied (or nothing to change, or --dry-run)",
             "1:refused by a switch or failed, and no switch changed; or declined at the prompt",
-            "2:bad usage, invalid inventory or plan, or no terminal to confirm on and no --yes",
-            "3:a switch or its service is unreachable",
+            "2:bad usage, invalid inventory or plan (also at commit), or no terminal to confirm on and no --yes",
+            "3:a switch or its service is unreachable (the message says which switches may hold what)",
             "4:a pending trial on a switch of the plan blocks the change",
-            "5:no change engine in this build, or the lab could not be started"})
+            "5:no change engine in this build, or the lab could not be started"},
+        footerHeading = "%nStale plans:%n", footer = {
+            "The plan shows a fingerprint per switch. If a switch's managed state changes before the change",
+            "commits, nothing is changed and the plan is shown again to ask once more. With --yes, the plan is",
+            "applied as it resolves at commit (VLANs it does not manage keep what they hold then), and printed",
+            "again if it differs from the one shown first."})
 final class ApplyCommand extends SwitchCommand {
-    @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml, or a"
+            + " plan saved by 'waldoconf plan FILE -o PLAN' (applied without asking, refused if stale).")
     Path planFile;
 
     @Option(names = "--trial", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -45,10 +51,16 @@ final class ApplyCommand extends SwitchCommand {
         super(context);
     }
 
+    /** How often apply shows a plan again because the switches changed under it, before it gives up. */
+    static final int MAX_REPLANS = 3;
+
     @Override
     protected int run() throws CommandFailure, ConfigException, IOException {
         // Before the plan and the prompt, so an operator is not asked to go ahead with a change that cannot connect.
         checkLabAgreesOnTls();
+        if (SavedPlan.isSaved(planFile)) {
+            return applySaved(SavedPlan.read(planFile));
+        }
         ResolvedPlan plan = resolve(planFile);
         printPlan(plan);
         if (plan.isEmpty()) {
@@ -63,11 +75,80 @@ final class ApplyCommand extends SwitchCommand {
             return ExitCodes.CHANGE_FAILED;
         }
         try (ChangeEngine engine = engine()) {
-            ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), ChangeReports.progress(out()));
+            for (int replans = 0; ; replans++) {
+                // Interactively, what was shown is what is applied: a switch whose managed state changed
+                // since makes the engine refuse. With --yes, the plan is applied as it resolves at commit.
+                ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), !yes,
+                        ChangeReports.progress(out()));
+                if (result.outcome() != ApplyResult.Outcome.STALE) {
+                    noteIfChangedSincePreview(plan, result);
+                    return report(result);
+                }
+                plan = result.plan().orElseThrow();
+                out().println("The switches changed since the plan was shown (" + result.message() + "). The plan"
+                        + " as it is now:");
+                printPlan(plan);
+                if (plan.isEmpty()) {
+                    return ExitCodes.OK;
+                }
+                if (replans + 1 >= MAX_REPLANS) {
+                    throw new CommandFailure(ExitCodes.CHANGE_FAILED, "the switches changed " + MAX_REPLANS
+                            + " times while you were asked; nothing was changed. Run the command again when they"
+                            + " are quiet.");
+                }
+                if (!confirmed(plan)) {
+                    out().println("Apply cancelled; nothing was changed.");
+                    return ExitCodes.CHANGE_FAILED;
+                }
+            }
+        } catch (EngineException e) {
+            throw failure(e);
+        }
+    }
+
+    /**
+     * Applies a plan saved by {@code plan -o}: it was reviewed then, so nobody is asked; if the plan
+     * file or any switch's managed state changed since, nothing is changed.
+     */
+    private int applySaved(SavedPlan saved) throws CommandFailure, ConfigException, IOException {
+        ResolvedPlan plan = resolve(saved.planFile());
+        printPlan(plan);
+        String stale = saved.staleness(plan);
+        if (!stale.isEmpty()) {
+            throw staleSavedPlan(stale);
+        }
+        if (plan.isEmpty()) {
+            return ExitCodes.OK;
+        }
+        if (dryRun) {
+            out().println("Dry run: nothing was changed.");
+            return ExitCodes.OK;
+        }
+        try (ChangeEngine engine = engine()) {
+            ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), true, ChangeReports.progress(out()));
+            if (result.outcome() == ApplyResult.Outcome.STALE) {
+                throw staleSavedPlan(result.message());
+            }
             return report(result);
         } catch (EngineException e) {
             throw failure(e);
         }
+    }
+
+    private CommandFailure staleSavedPlan(String why) {
+        return new CommandFailure(ExitCodes.CHANGE_FAILED, "the saved plan " + planFile + " is stale: " + why
+                + "; nothing was changed. Make and review a new one with 'waldoconf plan FILE -o " + planFile + "'.");
+    }
+
+    /** With --yes, says so when the plan applied is not the one printed: a switch changed in between. */
+    private void noteIfChangedSincePreview(ResolvedPlan preview, ApplyResult result) {
+        Optional<ResolvedPlan> applied = result.plan();
+        if (applied.isEmpty() || applied.get().fingerprints().equals(preview.fingerprints())) {
+            return;
+        }
+        out().println("Note: the switches changed after the plan above was printed; as --yes says, the plan was"
+                + " applied as it resolved at commit:");
+        printPlan(applied.get());
     }
 
     /** Asks on the terminal unless --yes; without a terminal and without --yes, refuses. */

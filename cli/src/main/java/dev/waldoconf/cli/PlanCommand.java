@@ -3,7 +3,9 @@ package dev.waldoconf.cli;
 import dev.waldoconf.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Path;
+import dev.waldoconf.config.ResolvedPlan;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code waldoconf plan FILE}: what applying the plan would change on each switch. Changes nothing. */
@@ -19,13 +21,24 @@ final class PlanCommand extends SwitchCommand {
     @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml.")
     Path planFile;
 
+    @Option(names = {"-o", "--out"}, paramLabel = "PLAN",
+            description = "Also save the plan to PLAN: 'waldoconf apply PLAN' then applies exactly it without asking,"
+                    + " or refuses if the plan file or a switch's managed state changed since.")
+    Path out;
+
     PlanCommand(CliContext context) {
         super(context);
     }
 
     @Override
     protected int run() throws CommandFailure, ConfigException, IOException {
-        printPlan(resolve(planFile));
+        ResolvedPlan plan = resolve(planFile);
+        printPlan(plan);
+        if (out != null) {
+            SavedPlan.of(planFile, plan).write(out);
+            out().println("Saved this plan to " + out + ": 'waldoconf apply " + out + "' applies exactly it, or"
+                    + " refuses if a switch changed since.");
+        }
         return ExitCodes.OK;
     }
 }

@@ -13,7 +13,8 @@ import picocli.CommandLine.Help.Ansi;
 /**
  * Prints a resolved plan like a Terraform plan: per switch, its steps in the order they run,
  * {@code +} (create, add) in green, {@code ~} (rename, PVID) in yellow, {@code -} (remove, delete)
- * in red; then a summary line.
+ * in red; then a summary line. Each switch shows the fingerprint of what the plan manages there
+ * ({@link ResolvedPlan.SwitchChange#fingerprint()}): apply asks again when it differs at commit.
  */
 final class PlanPrinter {
     private final Ansi ansi;
@@ -51,10 +52,12 @@ final class PlanPrinter {
         int[] counts = new int[Kind.values().length];
         for (ResolvedPlan.SwitchChange change : plan.switches()) {
             if (!change.hasChanges()) {
-                out.println(ansi.string("  @|bold " + change.target().name() + "|@: no changes"));
+                out.println(ansi.string("  @|bold " + change.target().name() + "|@: no changes (fingerprint "
+                        + change.fingerprint() + ")"));
                 continue;
             }
-            out.println(ansi.string("  @|bold " + change.target().name() + "|@ (snmp " + change.target().snmp() + ")"));
+            out.println(ansi.string("  @|bold " + change.target().name() + "|@ (snmp " + change.target().snmp()
+                    + ", fingerprint " + change.fingerprint() + ")"));
             for (Line line : lines(change.steps())) {
                 counts[line.kind().ordinal()]++;
                 out.println(ansi.string("      @|" + line.kind().colour + " " + line.kind().symbol + " " + line.text()

@@ -93,6 +93,107 @@ class ApplyCommandTest {
         assertThat(engine.calls).containsExactly("apply");
     }
 
+    /** The plan as the harness's switches resolve it now, through a --yes apply that records it. */
+    private dev.waldoconf.config.ResolvedPlan planAsResolvedNow() {
+        FakeEngine recorder = new FakeEngine();
+        cli.engine = recorder;
+        assertThat(cli.run("apply", plan, "-i", inventory, "--yes").exitCode()).isZero();
+        cli.engine = engine;
+        return recorder.appliedPlan;
+    }
+
+    @Test
+    void whenTheSwitchesChangedSinceThePreviewItShowsThePlanAgainAndAsksAgain() {
+        cli.states.put("lab-1", dev.waldoconf.model.SwitchState.factoryDefault(24)
+                .with(dev.waldoconf.model.Vlan.empty(10, "someone-else")));
+        engine.replanned = planAsResolvedNow();
+        cli.states.clear();
+        engine.staleTimes = 1;
+        cli.interactive = true;
+        cli.answers.add("yes");
+        cli.answers.add("yes");
+
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory);
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(engine.calls).containsExactly("apply", "apply");
+        assertThat(cli.prompts).hasSize(2);
+        assertThat(result.out()).contains("The switches changed since the plan was shown (switch(es) lab-1 changed"
+                + " since the preview; nothing was changed). The plan as it is now:")
+                .contains("~ rename VLAN 10 'someone-else' -> 'users'")
+                .contains("Applied change c-42 to 3 switches.");
+        assertThat(engine.appliedPlan).isSameAs(engine.replanned);
+    }
+
+    @Test
+    void whenTheSwitchesKeepChangingItGivesUpAndChangesNothing() {
+        cli.states.put("lab-1", dev.waldoconf.model.SwitchState.factoryDefault(24)
+                .with(dev.waldoconf.model.Vlan.empty(10, "someone-else")));
+        engine.replanned = planAsResolvedNow();
+        cli.states.clear();
+        engine.staleTimes = ApplyCommand.MAX_REPLANS;
+        cli.interactive = true;
+        for (int i = 0; i < ApplyCommand.MAX_REPLANS; i++) {
+            cli.answers.add("yes");
+        }
+
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory);
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(result.err()).contains("the switches changed " + ApplyCommand.MAX_REPLANS + " times while you"
+                + " were asked; nothing was changed");
+        assertThat(engine.calls).hasSize(ApplyCommand.MAX_REPLANS);
+    }
+
+    @Test
+    void withYesThePlanIsAppliedAsItResolvesAtCommitAndPrintedWhenItDiffers() {
+        cli.states.put("lab-1", dev.waldoconf.model.SwitchState.factoryDefault(24)
+                .with(dev.waldoconf.model.Vlan.empty(10, "someone-else")));
+        engine.replanned = planAsResolvedNow();
+        cli.states.clear();
+
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(engine.calls).containsExactly("apply at-commit");
+        assertThat(result.out()).contains("Note: the switches changed after the plan above was printed; as --yes"
+                + " says, the plan was applied as it resolved at commit:")
+                .contains("~ rename VLAN 10 'someone-else' -> 'users'");
+    }
+
+    @Test
+    void aSavedPlanIsAppliedWithoutAskingAndRefusingWhenTheSwitchesChanged() throws Exception {
+        String saved = dir.resolve("plan.bin").toString();
+        CliHarness.Result planned = cli.run("plan", plan, "-i", inventory, "-o", saved);
+        assertThat(planned.exitCode()).as(planned.err()).isZero();
+        assertThat(planned.out()).contains("Saved this plan to " + saved);
+
+        CliHarness.Result applied = cli.run("apply", saved, "-i", inventory);
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        assertThat(cli.prompts).isEmpty();
+        assertThat(engine.calls).containsExactly("apply");
+
+        cli.states.put("lab-2", dev.waldoconf.model.SwitchState.factoryDefault(24)
+                .with(dev.waldoconf.model.Vlan.empty(10, "someone-else")));
+        CliHarness.Result stale = cli.run("apply", saved, "-i", inventory);
+        assertThat(stale.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(stale.err()).isEqualTo("error: the saved plan " + saved + " is stale: switch(es) lab-2 changed"
+                + " since the plan was saved; nothing was changed. Make and review a new one with 'waldoconf plan"
+                + " FILE -o " + saved + "'.\n");
+        assertThat(engine.calls).hasSize(1);
+    }
+
+    @Test
+    void aSavedPlanWhosePlanFileChangedIsRefused() throws Exception {
+        String saved = dir.resolve("plan.bin").toString();
+        cli.run("plan", plan, "-i", inventory, "-o", saved);
+        cli.write("plan.yaml", PlanCommandTest.PLAN.replace("users", "staff"));
+        CliHarness.Result stale = cli.run("apply", saved, "-i", inventory);
+        assertThat(stale.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(stale.err()).contains("is stale: its plan file").contains("changed since the plan was saved");
+        assertThat(engine.calls).isEmpty();
+    }
+
     @Test
     void refusedChangeExitsWith1AndNamesTheSwitch() {
         engine.outcome = ApplyResult.Outcome.REFUSED;

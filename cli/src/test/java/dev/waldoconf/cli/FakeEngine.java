@@ -24,16 +24,26 @@ final class FakeEngine implements ChangeEngine {
     EngineException failure;
     ApplyResult.Outcome outcome = ApplyResult.Outcome.COMMITTED;
     StatusReport status = new StatusReport(List.of(), List.of());
+    /** How many applies that refuse stale plans answer STALE first, with {@link #replanned} as the plan now. */
+    int staleTimes;
+    /** The plan as the switches hold it "at commit": what STALE shows and what an apply at commit applies. */
+    ResolvedPlan replanned;
 
     @Override
-    public ApplyResult apply(ResolvedPlan plan, Optional<Duration> trial, ProgressListener progress)
-            throws EngineException {
-        calls.add("apply");
+    public ApplyResult apply(ResolvedPlan plan, Optional<Duration> trial, boolean refuseIfChanged,
+            ProgressListener progress) throws EngineException {
+        calls.add("apply" + (refuseIfChanged ? "" : " at-commit"));
         failIfTold();
         appliedPlan = plan;
         appliedTrial = trial;
+        if (staleTimes > 0 && refuseIfChanged) {
+            staleTimes--;
+            return new ApplyResult("c-42", ApplyResult.Outcome.STALE, Optional.empty(), List.of(),
+                    "switch(es) lab-1 changed since the preview; nothing was changed", Optional.of(replanned));
+        }
+        ResolvedPlan applied = replanned != null && !refuseIfChanged ? replanned : plan;
         List<ApplyResult.SwitchOutcome> switches = new ArrayList<>();
-        for (ResolvedPlan.SwitchChange change : plan.changing()) {
+        for (ResolvedPlan.SwitchChange change : applied.changing()) {
             boolean ok = outcome != ApplyResult.Outcome.REFUSED || !change.target().name().equals("lab-2");
             progress.onProgress(change.target().name(), ok ? ProgressListener.Stage.PREPARED
                     : ProgressListener.Stage.REFUSED, ok ? "" : "commitFailed on VLAN 20");
@@ -42,10 +52,10 @@ final class FakeEngine implements ChangeEngine {
         }
         Optional<Instant> deadline = trial.map(t -> Instant.parse("2026-01-01T00:00:00Z").plus(t));
         if (outcome == ApplyResult.Outcome.REFUSED) {
-            return new ApplyResult("c-42", outcome, Optional.empty(), switches, "lab-2 refused");
+            return new ApplyResult("c-42", outcome, Optional.empty(), switches, "lab-2 refused", Optional.empty());
         }
         return new ApplyResult("c-42", trial.isPresent() ? ApplyResult.Outcome.TRIAL_PENDING
-                : ApplyResult.Outcome.COMMITTED, deadline, switches, "");
+                : ApplyResult.Outcome.COMMITTED, deadline, switches, "", Optional.of(applied));
     }
 
     @Override

@@ -49,24 +49,42 @@ class PlanCommandTest {
         CliHarness.Result result = cli.run("plan", plan, "--inventory", inventory);
         assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
         assertThat(result.err()).isEmpty();
-        assertThat(result.out()).isEqualTo("""
+        assertThat(result.out().replaceAll("fingerprint [0-9a-f]{12}", "fingerprint F")).isEqualTo("""
                 Plan %s for inventory %s:
-                  lab-1 (snmp 127.0.0.1:16101)
+                  lab-1 (snmp 127.0.0.1:16101, fingerprint F)
                       + create VLAN 10 'users'
                       + add untagged ports 1-2 to VLAN 10
                       ~ set PVID of ports 1-2 1 -> 10
                       - remove ports 1-2 from VLAN 1
-                  lab-2 (snmp 127.0.0.1:16102)
+                  lab-2 (snmp 127.0.0.1:16102, fingerprint F)
                       + create VLAN 10 'users'
                       + add untagged ports 1-2 to VLAN 10
                       ~ set PVID of ports 1-2 1 -> 10
                       - remove ports 1-2 from VLAN 1
-                  lab-3 (snmp 127.0.0.1:16103)
+                  lab-3 (snmp 127.0.0.1:16103, fingerprint F)
                       + create VLAN 10 'users'
                       - delete VLAN 30 'guest'
 
                 Plan: 5 to add, 2 to change, 3 to remove, on 3 of 3 switches.
                 """.formatted(plan, inventory));
+    }
+
+    @Test
+    void eachSwitchsFingerprintChangesWithWhatThePlanManagesThereAndWithNothingElse() throws Exception {
+        String before = fingerprintOf(cli.run("plan", plan, "--inventory", inventory).out(), "lab-3");
+        cli.states.put("lab-3", SwitchState.factoryDefault(24).with(Vlan.empty(50, "oob")));
+        String unmanagedChanged = fingerprintOf(cli.run("plan", plan, "--inventory", inventory).out(), "lab-3");
+        cli.states.put("lab-3", SwitchState.factoryDefault(24).with(Vlan.empty(10, "someone-else")));
+        String managedChanged = fingerprintOf(cli.run("plan", plan, "--inventory", inventory).out(), "lab-3");
+        assertThat(unmanagedChanged).isEqualTo(before);
+        assertThat(managedChanged).isNotEqualTo(before);
+    }
+
+    private static String fingerprintOf(String planOutput, String switchName) {
+        java.util.regex.Matcher found = java.util.regex.Pattern.compile(switchName + "\\b.*fingerprint ([0-9a-f]{12})")
+                .matcher(planOutput);
+        assertThat(found.find()).as("a fingerprint for %s in %s", switchName, planOutput).isTrue();
+        return found.group(1);
     }
 
     @Test

@@ -25,6 +25,29 @@ package dev.waldo.runtime;
  * and a binding with nothing changed is not called at all.
  */
 public interface Binding {
+    /**
+     * The value a transaction starts from when it first touches a variable
+     * bound here, instead of the variable's last committed value: the outside
+     * system's state, read while the transaction holds the variable's lock
+     * (a bound Map is locked as a whole). The loaded value is also the
+     * {@link BoundTransaction.Change#before} that {@link #prepare} sees, so a
+     * binding pushes exactly the difference between what it read and what the
+     * transaction wrote. Every attempt of a transaction loads afresh.
+     *
+     * <p>Unlike the other methods, it runs on the transaction's thread. The
+     * default loads nothing: the transaction starts from the committed value.
+     *
+     * @param owner the endpoint or service that owns the variable
+     * @param variable the variable's name in the Waldo source
+     * @param annotation the annotation that bound it here
+     * @return the value to start from (a {@code WMap} for a Map variable), or null for the committed value
+     * @throws Exception if the outside system cannot be read; the transaction then fails with an
+     *     {@link ApplicationException} carrying the message, which Waldo code may catch
+     */
+    default Object load(WaldoObject owner, String variable, Annotation annotation) throws Exception {
+        return null;
+    }
+
     /** Applies or validates the changes; must not return null. */
     Vote prepare(BoundTransaction transaction) throws Exception;
 

@@ -20,6 +20,9 @@ interface Cell {
     /** A copy of the value the transaction with working state {@code working} would commit. */
     Object afterValue(Object working);
 
+    /** A transaction's working state that starts from {@code loaded} (see {@link Binding#load}), not the committed value. */
+    Object workingFrom(Object loaded);
+
     /** Makes {@code working} the committed value; the caller holds the cell's locks. */
     void install(Object working);
 }

@@ -29,6 +29,8 @@ final class LocalTxn implements Ctx {
     private volatile boolean wounded;
     private final Set<LockId> held = ConcurrentHashMap.newKeySet();
     private final Map<Cell, Object> working = new LinkedHashMap<>();
+    /** What bindings loaded for cells this attempt touched: their before values in prepare. Guarded by {@code working}. */
+    private final Map<Cell, Object> loadedBefore = new HashMap<>();
     private final Map<Long, SequenceFrame> partnerFrames = new HashMap<>();
     private final List<String> printed = new ArrayList<>();
     /** Guarded by the host's lock. */
@@ -124,9 +126,23 @@ final class LocalTxn implements Ctx {
         host.acquire(this, lock);
     }
 
+    /**
+     * The attempt's working state of {@code cell}, made on first touch: from
+     * what a binding loads ({@link Binding#load}), or else from {@code initial}.
+     * The caller holds the cell's lock, so the load happens under it.
+     */
     Object working(Cell cell, Supplier<Object> initial) {
         synchronized (working) {
-            if (!working.containsKey(cell)) {
+            if (working.containsKey(cell)) {
+                return working.get(cell);
+            }
+        }
+        Object loaded = bound(cell) ? BoundLoads.load(host, cell) : null;
+        synchronized (working) {
+            if (loaded != null) {
+                loadedBefore.put(cell, loaded);
+                working.put(cell, cell.workingFrom(loaded));
+            } else {
                 working.put(cell, initial.get());
             }
             return working.get(cell);
@@ -134,9 +150,18 @@ final class LocalTxn implements Ctx {
     }
 
     void setWorking(Cell cell, Object value) {
+        // A first touch by assignment still loads, so that prepare's before value is what the outside system holds.
+        if (bound(cell)) {
+            working(cell, cell::committedCopy);
+        }
         synchronized (working) {
             working.put(cell, value);
         }
+    }
+
+    /** Whether a binding of this host is bound to {@code cell} (it may then load it). */
+    boolean bound(Cell cell) {
+        return BoundLoads.bound(host, cell);
     }
 
     /** The frame of a sequence whose partner runs steps here, kept for the attempt's later steps. */
@@ -169,7 +194,8 @@ final class LocalTxn implements Ctx {
                     if (!boundNames.contains(annotation.name())) {
                         continue;
                     }
-                    Object before = cell.committedCopy();
+                    Object before = loadedBefore.containsKey(cell)
+                            ? Values.copy(loadedBefore.get(cell)) : cell.committedCopy();
                     Object after = cell.afterValue(entry.getValue());
                     if (!SameValue.of(before, after)) {
                         changes.computeIfAbsent(annotation.name(), n -> new ArrayList<>())

@@ -11,7 +11,8 @@ import java.util.Map;
  * A transactional {@code Map} variable of an endpoint or service, locked per
  * key: transactions touching different keys do not conflict. Operations that
  * see the whole key set (size, iteration, whole-map read or assignment)
- * lock the whole map and conflict with every key lock.
+ * lock the whole map and conflict with every key lock. A map bound to a
+ * {@link Binding} is always locked as a whole.
  */
 public final class TMap<K, V> implements Cell {
     /** Marks a key the transaction found absent or removed. */
@@ -132,6 +133,14 @@ public final class TMap<K, V> implements Cell {
 
     @Override
     @SuppressWarnings("unchecked")
+    public Object workingFrom(Object loaded) {
+        Working<K, V> working = new Working<>();
+        working.whole = Values.copy((WMap<K, V>) loaded);
+        return working;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
     public void install(Object working) {
         committed = applied((Working<K, V>) working);
     }
@@ -149,7 +158,8 @@ public final class TMap<K, V> implements Cell {
 
     private Working<K, V> lockKey(Ctx ctx, K key) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        txn.acquire(LockId.key(owner.objectId(), name, key));
+        // A bound map is read from its outside system and pushed to it as a whole, so it is locked as one.
+        txn.acquire(txn.bound(this) ? wholeLock : LockId.key(owner.objectId(), name, key));
         return working(txn);
     }
 

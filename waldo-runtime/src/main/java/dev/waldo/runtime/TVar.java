@@ -79,6 +79,11 @@ public final class TVar<T> implements Cell {
     }
 
     @Override
+    public Object workingFrom(Object loaded) {
+        return Values.copy(loaded);
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public void install(Object working) {
         committed = (T) working;

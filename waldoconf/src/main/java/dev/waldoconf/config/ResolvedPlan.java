@@ -24,6 +24,18 @@ public record ResolvedPlan(Plan plan, Inventory inventory, List<SwitchChange> sw
         return switches.stream().filter(SwitchChange::hasChanges).toList();
     }
 
+    /** The fingerprint of each switch's part ({@link SwitchChange#fingerprint()}), by switch name. */
+    public java.util.Map<String, String> fingerprints() {
+        java.util.Map<String, String> byName = new java.util.LinkedHashMap<>();
+        switches.forEach(change -> byName.put(change.target().name(), change.fingerprint()));
+        return byName;
+    }
+
+    /** The part of switch {@code name}, if the plan has it. */
+    public java.util.Optional<SwitchChange> switchNamed(String name) {
+        return switches.stream().filter(change -> change.target().name().equals(name)).findFirst();
+    }
+
     /** Whether no switch changes. */
     public boolean isEmpty() {
         return changing().isEmpty();
@@ -47,6 +59,21 @@ public record ResolvedPlan(Plan plan, Inventory inventory, List<SwitchChange> sw
         /** Whether the switch changes at all. */
         public boolean hasChanges() {
             return !steps.isEmpty();
+        }
+
+        /**
+         * A short fingerprint (12 hex digits of SHA-256) of the steps: the same plan on a switch
+         * whose managed state changed gives another one, as the steps carry every before value
+         * the plan touches; a change to what the plan does not manage leaves it as it is.
+         */
+        public String fingerprint() {
+            try {
+                java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+                byte[] digest = sha.digest(steps.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                return java.util.HexFormat.of().formatHex(digest, 0, 6);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every JDK has SHA-256", e);
+            }
         }
     }
 }

@@ -4,20 +4,22 @@ import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.lang.WList;
-import dev.waldo.runtime.lang.WMap;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.services.ChangeCoordinator;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The coordinator side of WaldoConf: runs apply, confirm and rollback as
- * single Waldo transactions across the switch services, through the
- * ChangeCoordinator service on the caller's host.
+ * The coordinator side of WaldoConf: runs apply ({@link ApplyTransaction}), confirm and rollback
+ * (the ChangeCoordinator service) as single Waldo transactions across the switch services, on
+ * the caller's host.
  */
 public final class ChangeRunner {
     /**
@@ -28,6 +30,7 @@ public final class ChangeRunner {
     public static final Duration SELF_CONFIRM_WINDOW = Duration.ofSeconds(120);
 
     private final ChangeCoordinator coordinator;
+    private final ApplyTransaction applier;
     private final Clock clock;
 
     /** A switch service to change. */
@@ -42,7 +45,7 @@ public final class ChangeRunner {
         }
     }
 
-    /** Thrown when a change was refused before anything changed (e.g. a pending trial). */
+    /** Thrown when a change was refused and nothing changed (e.g. a pending trial). */
     public static final class ChangeRefusedException extends RuntimeException {
         public ChangeRefusedException(String message) {
             super(message);
@@ -52,6 +55,7 @@ public final class ChangeRunner {
     /** A runner whose coordinator lives on {@code host}. */
     public ChangeRunner(Host host, Clock clock) {
         this.coordinator = ChangeCoordinator.create(host);
+        this.applier = new ApplyTransaction(host);
         this.clock = clock;
     }
 
@@ -62,33 +66,100 @@ public final class ChangeRunner {
     }
 
     /**
-     * Moves every target to its desired state in one transaction, as trial
-     * {@code change} reverting after {@code trial}; with {@code trial} empty
-     * the change is confirmed at once.
-     *
-     * @return the deadline the services act on (whole seconds): when the trial
-     *     reverts, or, without a trial, the end of the self-confirm window
-     *
-     * @throws ChangeRefusedException if a switch has a pending trial (nothing changed)
-     * @throws TransactionAbortedException if a switch voted no (nothing changed anywhere)
+     * What a change asks of the switches, resolved inside the apply's transaction against what
+     * they hold then (read under the transaction's locks).
      */
-    public Instant apply(String change, List<Target> targets, List<SwitchState> desired,
-            java.util.Optional<Duration> trial) {
+    @FunctionalInterface
+    public interface Resolution {
+        /**
+         * The state each switch should hold, by switch name; a switch left out, or given what it
+         * holds, is not changed. May throw an unchecked exception to refuse: the transaction then
+         * backs out, nothing changes, and the exception reaches the caller of {@link #apply}.
+         *
+         * @param current what each target holds now, by switch name
+         */
+        Map<String, SwitchState> desired(Map<String, SwitchState> current);
+    }
+
+    /**
+     * A change that committed.
+     *
+     * @param deadline when its trial reverts or, without a trial, the end of the self-confirm window
+     * @param switches the switches it changed (staged), in target order
+     */
+    public record Applied(Instant deadline, List<String> switches) {
+        public Applied {
+            switches = List.copyOf(switches);
+        }
+    }
+
+    /**
+     * An apply without --trial whose staging committed but whose confirm did not: the change is
+     * on {@link #switches()} as trial {@link #change()} and reverts at {@link #deadline()} unless
+     * confirmed.
+     */
+    public static final class UnconfirmedException extends RuntimeException {
+        private final String change;
+        private final transient Applied applied;
+
+        UnconfirmedException(String change, Applied applied, RuntimeException cause) {
+            super(cause.getMessage(), cause);
+            this.change = change;
+            this.applied = applied;
+        }
+
+        /** The change id. */
+        public String change() {
+            return change;
+        }
+
+        /** The switches that hold it as a trial. */
+        public List<String> switches() {
+            return applied.switches();
+        }
+
+        /** When each of them reverts it unless it is confirmed. */
+        public Instant deadline() {
+            return applied.deadline();
+        }
+    }
+
+    /**
+     * Applies {@code resolution} in one transaction: reads every target through its service,
+     * resolves, and stages the new state on each target that changes as trial {@code change},
+     * reverting after {@code trial}; with {@code trial} empty the change is then confirmed at once
+     * (a second transaction: see waldoconf/README.md, "What a plain apply is").
+     *
+     * @throws ChangeRefusedException if a switch that would change has a pending trial (nothing changed)
+     * @throws TransactionAbortedException if a switch voted no (nothing changed anywhere)
+     * @throws UnconfirmedException if, without a trial, the change committed but the confirm failed
+     */
+    public Applied apply(String change, List<Target> targets, Resolution resolution, Optional<Duration> trial) {
         long deadline = clock.instant().plus(trial.orElse(SELF_CONFIRM_WINDOW)).getEpochSecond();
-        WList<WMap<Double, dev.waldoconf.services.Vlan>> vlans = new WList<>();
-        WList<WMap<Double, Double>> pvids = new WList<>();
-        for (SwitchState state : desired) {
-            vlans.add(WaldoState.vlans(state));
-            pvids.add(WaldoState.pvids(state));
+        Applied applied = new Applied(Instant.ofEpochSecond(deadline),
+                applier.run(change, targets, resolution, deadline));
+        if (trial.isEmpty() && !applied.switches().isEmpty()) {
+            List<Target> staged = targets.stream().filter(t -> applied.switches().contains(t.name())).toList();
+            try {
+                coordinator.confirm(change, refs(staged));
+            } catch (RuntimeException e) {
+                throw new UnconfirmedException(change, applied, e);
+            }
         }
-        String refused = coordinator.apply(change, refs(targets), vlans, pvids, deadline, names(targets));
-        if (!refused.isEmpty()) {
-            throw new ChangeRefusedException(refused);
+        return applied;
+    }
+
+    /**
+     * Moves every target to exactly the state given for it (in target order), in one transaction,
+     * as {@link #apply(String, List, Resolution, Optional)} does: for tests and benchmarks that
+     * set whole states; the product applies plans.
+     */
+    public Applied apply(String change, List<Target> targets, List<SwitchState> desired, Optional<Duration> trial) {
+        Map<String, SwitchState> byName = new LinkedHashMap<>();
+        for (int i = 0; i < targets.size(); i++) {
+            byName.put(targets.get(i).name(), desired.get(i));
         }
-        if (trial.isEmpty()) {
-            coordinator.confirm(change, refs(targets));
-        }
-        return Instant.ofEpochSecond(deadline);
+        return apply(change, targets, current -> byName, trial);
     }
 
     /**

@@ -34,6 +34,9 @@ public final class Identities {
     /** The name of the project CA that {@link #projectCa} creates. */
     static final String CA_NAME = "WaldoConf project CA";
 
+    /** Operator sessions opened by this process, numbering their runs. */
+    private static final java.util.concurrent.atomic.AtomicLong SESSIONS = new java.util.concurrent.atomic.AtomicLong();
+
     private Identities() {
     }
 
@@ -75,14 +78,16 @@ public final class Identities {
 
     /**
      * How this operator's host talks to services, with its TLS state in {@code operatorState}: under
-     * mutual TLS it runs as the operator its certificate names (one run of that identity per process,
+     * mutual TLS it runs as the operator its certificate names (one run of that identity per session,
      * see {@link PeerIdentity}) and accepts only services; otherwise it runs as the local user.
      *
      * @throws IllegalStateException under mutual TLS when {@code operatorState} holds no certificate; the
      *     message says how to get one
      */
     public static NetConfig operatorNet(Path operatorState, Security security) {
-        String run = Long.toString(ProcessHandle.current().pid());
+        // One run per session, not per process: a service keeps one connection per host id, so two
+        // sessions of one process (concurrent applies through one engine) must not share theirs.
+        String run = ProcessHandle.current().pid() + "." + SESSIONS.incrementAndGet();
         if (security != Security.MUTUAL) {
             return NetConfig.defaults(PeerIdentity.hostIdOf(operatorIdentity(localOperatorName()), run),
                     operatorState).withSecurity(security);

@@ -1,13 +1,13 @@
 package dev.waldoconf.service;
 
+import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
 import dev.waldo.runtime.WaldoObject;
-import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.model.SwitchState;
-import java.util.ArrayList;
+import dev.waldoconf.services.VlanSwitch;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +21,14 @@ import org.slf4j.LoggerFactory;
  * inside two-phase commit (DESIGN.md "Bound state").
  *
  * <ul>
+ *   <li><b>load</b>: when a transaction first touches {@code vlans}, read the
+ *       switch (both tables at once; {@code pvids}, always touched after
+ *       {@code vlans} in the same transaction, starts from that same read).</li>
  *   <li><b>prepare</b>: journal the new record durably, then push the new VLAN
  *       state to the switch (the device sends it phase by phase and reads it
- *       back). A refusal, timeout or wrong read-back votes no.</li>
+ *       back). If the switch no longer holds what the transaction read, the
+ *       push is undone and the vote is no; a refusal, timeout or wrong
+ *       read-back votes no too.</li>
  *   <li><b>commit</b>: the prepared journal record becomes the committed one;
  *       the trial deadline (if any) is handed to the expiry timer.</li>
  *   <li><b>abort</b>: push the state the switch held before prepare, and
@@ -38,6 +43,13 @@ public final class SwitchBinding implements Binding {
     private final TrialJournal journal;
     private final Consumer<TrialRecord> onDeadline;
     private final Map<String, SwitchState> pushedOver = new HashMap<>();
+    /**
+     * The switch as last known: as the last load read it, or as the last push
+     * or undo left it. Only the transaction that holds the service's
+     * {@code vlans} lock loads, and it keeps that lock through prepare, so a
+     * transaction that touched {@code vlans} finds its own read here.
+     */
+    private volatile SwitchState lastRead = SwitchState.empty();
     /** Prepared and not yet ended; read by the expiry timer, hence concurrent. */
     private final Map<String, TrialRecord> preparedRecords = new ConcurrentHashMap<>();
 
@@ -89,23 +101,46 @@ public final class SwitchBinding implements Binding {
         return !undoOwed;
     }
 
+    /**
+     * Reads the switch for a transaction that first touches {@code vlans}
+     * (annotated {@code qbridge: 'vlans'}), and hands {@code pvids} the PVIDs
+     * of that same read. The trial variables start from their committed values.
+     */
+    @Override
+    public Object load(WaldoObject owner, String variable, Annotation annotation) throws DeviceException {
+        Object table = annotation.arguments().get("qbridge");
+        if ("vlans".equals(table)) {
+            SwitchState read = device.read();
+            lastRead = read;
+            return WaldoState.vlans(read);
+        }
+        return "pvids".equals(table) ? WaldoState.pvids(lastRead) : null;
+    }
+
     @Override
     public synchronized Vote prepare(BoundTransaction transaction) throws Exception {
-        Map<String, Object> changed = new HashMap<>();
-        transaction.changes().forEach(change -> changed.put(change.variable(), change.after()));
         WaldoObject service = transaction.changes().get(0).owner();
-        TrialRecord record = record(transaction.id(), name -> changed.containsKey(name)
-                ? changed.get(name) : service.committedValue(name));
+        SwitchState read = lastRead;
+        TrialRecord record = record(transaction, service, read);
         journal.prepare(record);
         preparedRecords.put(transaction.id(), record);
         if (record.hasTrial()) {
             onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
         }
-        if (!changed.containsKey("vlans") && !changed.containsKey("pvids")) {
+        if (!transaction.changed(service, VlanSwitch.VLANS) && !transaction.changed(service, VlanSwitch.PVIDS)) {
             return Vote.yes();
         }
         try {
-            pushedOver.put(transaction.id(), device.push(record.intended()));
+            SwitchState held = device.push(record.intended());
+            pushedOver.put(transaction.id(), held);
+            if (!held.equals(read)) {
+                // Someone changed the switch between this transaction's read and its push: what it
+                // resolved may no longer fit. Abort undoes the push (to what the switch held).
+                LOG.warn("{}: changed outside WaldoConf during the change; voting no", device.name());
+                return Vote.no(device.name() + ": the switch was changed by someone else while this change was"
+                        + " being made (between its read and its push); nothing was changed. Run the command again.");
+            }
+            lastRead = record.intended();
             return Vote.yes();
         } catch (DeviceException e) {
             if (!e.undone()) {
@@ -116,17 +151,22 @@ public final class SwitchBinding implements Binding {
         }
     }
 
-    private static TrialRecord record(String transaction, java.util.function.Function<String, Object> value) {
-        List<String> switches = new ArrayList<>();
-        for (Object name : (WList<?>) value.apply("trial_switches")) {
-            switches.add((String) name);
-        }
-        return new TrialRecord(transaction,
-                WaldoState.state(value.apply("vlans"), value.apply("pvids")),
-                (String) value.apply("trial"),
-                Math.round((Double) value.apply("trial_deadline")),
-                switches,
-                WaldoState.state(value.apply("before_vlans"), value.apply("before_pvids")));
+    /**
+     * What {@code service} holds once {@code transaction} commits: the tables it sets, or else
+     * the switch as the transaction read it ({@code read}), and the trial variables.
+     */
+    private static TrialRecord record(BoundTransaction transaction, WaldoObject service, SwitchState read) {
+        Object vlans = transaction.change(service, VlanSwitch.VLANS).<Object>map(VlanSwitch.VLANS::after)
+                .orElseGet(() -> WaldoState.vlans(read));
+        Object pvids = transaction.change(service, VlanSwitch.PVIDS).<Object>map(VlanSwitch.PVIDS::after)
+                .orElseGet(() -> WaldoState.pvids(read));
+        return new TrialRecord(transaction.id(),
+                WaldoState.state(vlans, pvids),
+                transaction.valueAfter(service, VlanSwitch.TRIAL),
+                Math.round(transaction.valueAfter(service, VlanSwitch.TRIAL_DEADLINE)),
+                List.copyOf(transaction.valueAfter(service, VlanSwitch.TRIAL_SWITCHES)),
+                WaldoState.state(transaction.valueAfter(service, VlanSwitch.BEFORE_VLANS),
+                        transaction.valueAfter(service, VlanSwitch.BEFORE_PVIDS)));
     }
 
     @Override
@@ -146,6 +186,7 @@ public final class SwitchBinding implements Binding {
         try {
             if (before != null) {
                 device.push(before);
+                lastRead = before;
             }
         } catch (DeviceException e) {
             // The switch holds part of a change that did not commit (it may be

@@ -95,6 +95,12 @@ public final class SwitchService implements AutoCloseable {
         TrialRecord record = recoveredRecord();
         if (record == null) {
             SwitchState found = device.read();
+            // The adopted state is the committed record: a staging that dies half-pushed before any
+            // change committed here is undone back to it at the next start. (Restoring it changes no
+            // bound variable, since each transaction starts from the switch's own state, so the
+            // binding would not journal it.)
+            journal.replaceCommitted(new TrialRecord("adopted", found, "", 0, java.util.List.of(),
+                    SwitchState.empty()));
             service.restore(WaldoState.vlans(found), WaldoState.pvids(found), "", 0, new WList<>(),
                     WaldoState.vlans(SwitchState.empty()), WaldoState.pvids(SwitchState.empty()));
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
@@ -154,7 +160,7 @@ public final class SwitchService implements AutoCloseable {
      */
     private void expire(String change) {
         resolveInDoubt();
-        boolean pendingHere = change.equals(service.committedValue("trial"));
+        boolean pendingHere = change.equals(service.committed(VlanSwitch.TRIAL));
         if (!pendingHere && binding.prepared().isEmpty()) {
             return;
         }
@@ -189,7 +195,7 @@ public final class SwitchService implements AutoCloseable {
     /** Puts the switch right after a failed undo, once it answers again. */
     private void reconcileIfOwed() {
         if (binding.undoOwed()) {
-            binding.reconcile(WaldoState.state(service.committedValue("vlans"), service.committedValue("pvids")));
+            binding.reconcile(WaldoState.state(service.committed(VlanSwitch.VLANS), service.committed(VlanSwitch.PVIDS)));
         }
     }
 

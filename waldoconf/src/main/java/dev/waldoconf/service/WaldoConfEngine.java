@@ -1,8 +1,10 @@
 package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
+import dev.waldo.runtime.ApplicationException;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.DeviceFactory;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.ResolvedPlan;
@@ -103,60 +105,77 @@ public final class WaldoConfEngine implements ChangeEngine {
     }
 
     @Override
-    public ApplyResult apply(ResolvedPlan plan, Optional<Duration> trial, ProgressListener progress)
-            throws EngineException {
-        List<ResolvedPlan.SwitchChange> changing = plan.changing();
-        if (changing.isEmpty()) {
-            return new ApplyResult("", ApplyResult.Outcome.COMMITTED, Optional.empty(), List.of(),
-                    "nothing to change: every switch already matches the plan");
-        }
-        List<SwitchEntry> entries = changing.stream().map(ResolvedPlan.SwitchChange::target).toList();
+    public ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
+            ProgressListener progress) throws EngineException, ConfigException {
+        List<SwitchEntry> entries = preview.inventory().switches();
+        PlanIntent intent = new PlanIntent(preview.plan(), preview.inventory(),
+                refuseIfChanged ? Optional.of(preview.fingerprints()) : Optional.empty());
         try (OperatorSession session = connect(entries)) {
             entries.forEach(entry -> progress.onProgress(entry.name(), Stage.CONNECTED, ""));
             String change = session.runner().newChangeId();
-            entries.forEach(entry -> progress.onProgress(entry.name(), Stage.PREPARING,
-                    steps(changing, entry.name()) + " step(s)"));
-            List<SwitchState> desired = changing.stream().map(ResolvedPlan.SwitchChange::desired).toList();
-            Instant deadline;
+            ChangeRunner.Applied applied;
             try {
-                deadline = session.runner().apply(change, session.targets(), desired, trial);
+                applied = session.runner().apply(change, session.targets(), intent, trial);
+            } catch (PlanIntent.StalePlanException e) {
+                return new ApplyResult(change, ApplyResult.Outcome.STALE, Optional.empty(), List.of(),
+                        e.getMessage(), Optional.of(e.now()));
+            } catch (PlanIntent.PlanRefusedException e) {
+                throw e.problems();
             } catch (TransactionAbortedException e) {
-                return refused(change, entries, e.getMessage(), progress);
+                return refused(change, stagedBy(intent), e.getMessage(), progress);
             } catch (ChangeRunner.ChangeRefusedException e) {
-                throw new EngineException(EngineException.Kind.CONFLICT, e.getMessage(), e);
-            } catch (NetworkException e) {
-                throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage()
-                        + "; no switch was changed", e);
+                throw new EngineException(EngineException.Kind.CONFLICT, e.getMessage() + "; no switch was changed", e);
+            } catch (ChangeRunner.UnconfirmedException e) {
+                throw new EngineException(EngineException.Kind.UNREACHABLE, ChangeMessages.unconfirmed(e), e);
+            } catch (NetworkException | ApplicationException e) {
+                throw new EngineException(EngineException.Kind.UNREACHABLE, ChangeMessages.interrupted(change,
+                        e.getMessage(), stagedBy(intent), trial.isPresent(), Instant.now(clock)
+                                .plus(trial.orElse(ChangeRunner.SELF_CONFIRM_WINDOW))), e);
             }
-            List<ApplyResult.SwitchOutcome> outcomes = new ArrayList<>();
-            for (SwitchEntry entry : entries) {
-                progress.onProgress(entry.name(), Stage.COMMITTED, "");
-                outcomes.add(new ApplyResult.SwitchOutcome(entry.name(), true,
-                        steps(changing, entry.name()) + " step(s) applied and read back"));
-            }
-            // The CLI words success itself; the message carries only what it cannot know.
-            return trial.isPresent()
-                    ? new ApplyResult(change, ApplyResult.Outcome.TRIAL_PENDING, Optional.of(deadline), outcomes, "")
-                    : new ApplyResult(change, ApplyResult.Outcome.COMMITTED, Optional.empty(), outcomes, "");
+            return committed(change, intent.resolved().orElseThrow(), applied, trial, progress);
         }
     }
 
-    private static int steps(List<ResolvedPlan.SwitchChange> changing, String name) {
-        return changing.stream().filter(c -> c.target().name().equals(name)).mapToInt(c -> c.steps().size()).sum();
+    /** The switches the latest attempt would stage (those whose state changes), for messages. */
+    private static List<String> stagedBy(PlanIntent intent) {
+        return intent.resolved().map(plan -> plan.changing().stream().map(c -> c.target().name()).toList())
+                .orElse(List.of());
     }
 
-    /** A switch voted no: nothing changed anywhere; the refusing switch is the one its message names. */
-    private static ApplyResult refused(String change, List<SwitchEntry> entries, String reason,
-            ProgressListener progress) {
+    private static ApplyResult committed(String change, ResolvedPlan plan, ChangeRunner.Applied applied,
+            Optional<Duration> trial, ProgressListener progress) {
+        if (applied.switches().isEmpty()) {
+            return new ApplyResult(change, ApplyResult.Outcome.COMMITTED, Optional.empty(), List.of(),
+                    "nothing to change: every switch already matches the plan", Optional.of(plan));
+        }
         List<ApplyResult.SwitchOutcome> outcomes = new ArrayList<>();
-        for (SwitchEntry entry : entries) {
-            boolean refuser = reason != null && reason.contains(entry.name());
-            progress.onProgress(entry.name(), refuser ? Stage.REFUSED : Stage.UNDONE, refuser ? reason : "");
-            outcomes.add(new ApplyResult.SwitchOutcome(entry.name(), !refuser,
-                    refuser ? reason : "undone: the change did not commit"));
+        for (ResolvedPlan.SwitchChange switchChange : plan.changing()) {
+            String name = switchChange.target().name();
+            progress.onProgress(name, Stage.COMMITTED, "");
+            outcomes.add(new ApplyResult.SwitchOutcome(name, true,
+                    switchChange.steps().size() + " step(s) applied and read back"));
+        }
+        // The CLI words success itself; the message carries only what it cannot know.
+        return trial.isPresent()
+                ? new ApplyResult(change, ApplyResult.Outcome.TRIAL_PENDING, Optional.of(applied.deadline()), outcomes,
+                        "", Optional.of(plan))
+                : new ApplyResult(change, ApplyResult.Outcome.COMMITTED, Optional.empty(), outcomes, "",
+                        Optional.of(plan));
+    }
+
+    /** A switch voted no: nothing changed anywhere; the refusing switch is the one its message names exactly. */
+    private static ApplyResult refused(String change, List<String> staged, String reason,
+            ProgressListener progress) {
+        Optional<String> refuser = ChangeMessages.switchNamedIn(reason, staged);
+        List<ApplyResult.SwitchOutcome> outcomes = new ArrayList<>();
+        for (String name : staged) {
+            boolean refused = refuser.isPresent() && refuser.get().equals(name);
+            progress.onProgress(name, refused ? Stage.REFUSED : Stage.UNDONE, refused ? reason : "");
+            outcomes.add(new ApplyResult.SwitchOutcome(name, !refused,
+                    refused ? reason : "undone: the change did not commit"));
         }
         return new ApplyResult(change, ApplyResult.Outcome.REFUSED, Optional.empty(), outcomes,
-                "refused: " + reason + "; no switch was changed");
+                "refused: " + reason + "; no switch was changed", Optional.empty());
     }
 
     @Override
