@@ -169,6 +169,11 @@ class MutualAuthenticationTest {
             assertThat(System.nanoTime()).as("every switch reverted within 60 s").isLessThan(giveUpAt);
             Thread.sleep(100);
         }
+        // The revert's push lands in prepare; its journal line is written once it committed, a moment later.
+        while (journal(0).size() < 2) {
+            assertThat(System.nanoTime()).as("the revert was journaled within 60 s").isLessThan(giveUpAt);
+            Thread.sleep(100);
+        }
         assertThat(journal(0)).extracting(AuditJournal.Entry::who, AuditJournal.Entry::outcome).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("operator-alice", "committed"),
                 org.assertj.core.groups.Tuple.tuple("switch-sw-1 (this service: an expired trial)", "committed"));
