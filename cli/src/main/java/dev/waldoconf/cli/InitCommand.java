@@ -41,7 +41,7 @@ final class InitCommand implements Callable<Integer> {
     @Option(names = "--read-only", description = "Issue the read role (plan, status) instead of the change role.")
     boolean readOnly;
 
-    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = EngineProvider.OPERATOR_STATE_NAME,
+    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = dev.waldoconf.WaldoConf.DEFAULT_OPERATOR_STATE_NAME,
             description = "Where the operator's key and certificate go (default: ${DEFAULT-VALUE}).")
     Path operatorDir;
 

@@ -38,7 +38,7 @@ final class LogCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         Inventory inventory = inventory(false);
         List<AuditJournal.Entry> entries = new ArrayList<>();
         Path services = servicesDir();

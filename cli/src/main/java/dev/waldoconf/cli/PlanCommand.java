@@ -31,7 +31,7 @@ final class PlanCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         ResolvedPlan plan = resolve(planFile);
         printPlan(plan);
         if (out != null) {
