@@ -1,10 +1,8 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
-import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.ResolvedPlan;
 import dev.waldoconf.engine.ApplyResult;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

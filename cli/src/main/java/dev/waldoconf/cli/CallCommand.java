@@ -3,14 +3,12 @@ package dev.waldoconf.cli;
 import dev.waldo.compiler.check.Symbol;
 import dev.waldo.runtime.lang.Values;
 import dev.waldoconf.WaldoConf;
-import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomProgramException;
 import dev.waldoconf.engine.EngineOptions;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +71,7 @@ final class CallCommand extends SwitchCommand {
         }
         String kind = target.substring(0, dot);
         String function = target.substring(dot + 1);
-        CustomProgram program = program();
+        CustomProgram program = CustomProgram.check(programFile);
         List<Object> values = values(program, kind, function);
         List<SwitchEntry> chosen = chosen(inventory(false));
         checkLabAgreesOnTls();
@@ -92,15 +90,6 @@ final class CallCommand extends SwitchCommand {
     @Override
     protected EngineOptions engineOptions() {
         return operatorDir == null ? super.engineOptions() : super.engineOptions().withOperatorState(operatorDir);
-    }
-
-    /** The checked program, or a usage failure with its problems as file:line:col. */
-    private CustomProgram program() throws CommandFailure, IOException {
-        try {
-            return CustomProgram.check(programFile);
-        } catch (CustomProgramException e) {
-            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
-        }
     }
 
     /** The ARGs as the values of the function's parameters after the services. */

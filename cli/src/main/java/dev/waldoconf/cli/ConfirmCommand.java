@@ -1,9 +1,7 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
-import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.engine.ChangeResult;
-import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

@@ -2,6 +2,7 @@ package dev.waldoconf.cli;
 
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.ConfigProblem;
+import dev.waldoconf.custom.CustomProgramException;
 import dev.waldoconf.engine.EngineException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,6 +24,8 @@ final class Failures implements IExitCodeExceptionMapper, IExecutionExceptionHan
             case CommandLine.ParameterException badUsage -> ExitCodes.USAGE;
             case CommandFailure failure -> failure.exitCode();
             case ConfigException invalid -> ExitCodes.USAGE;
+            // A .wld with errors is bad input; its message lists them as file:line:col.
+            case CustomProgramException invalid -> ExitCodes.USAGE;
             case EngineException failed -> switch (failed.kind()) {
                 case UNREACHABLE -> ExitCodes.UNREACHABLE;
                 case CONFLICT -> ExitCodes.CONFLICT;
@@ -42,6 +45,7 @@ final class Failures implements IExitCodeExceptionMapper, IExecutionExceptionHan
             case ConfigException invalid -> printProblems(invalid, err);
             case EngineException failed -> err.println("error: " + failed.getMessage() + hint(failed, commandLine));
             case CommandFailure failure -> err.println("error: " + failure.getMessage());
+            case CustomProgramException invalid -> err.println("error: " + invalid.getMessage());
             case IOException io -> err.println("error: " + io.getMessage());
             default -> err.println("internal error: " + exception + " (a bug in waldoconf; please report it with"
                     + " the command line you ran)");

@@ -1,7 +1,5 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
-import java.io.IOException;
 import java.nio.file.Path;
 import dev.waldoconf.config.ResolvedPlan;
 import picocli.CommandLine.Command;

@@ -1,8 +1,9 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
-import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
+import dev.waldoconf.custom.CustomProgram;
+import dev.waldoconf.custom.CustomProgramException;
 import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
@@ -74,12 +75,8 @@ final class ServeCommand extends SwitchCommand {
         return ExitCodes.OK;
     }
 
-    /** A custom service with errors is bad input: report each as file:line:col before starting anything. */
-    private void checkCustomService() throws CommandFailure, IOException {
-        try {
-            dev.waldoconf.custom.CustomProgram.check(customService).servedService();
-        } catch (dev.waldoconf.custom.CustomProgramException e) {
-            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
-        }
+    /** A custom service with errors is bad input: each is reported as file:line:col before anything starts. */
+    private void checkCustomService() throws CustomProgramException, IOException {
+        CustomProgram.check(customService).servedService();
     }
 }

@@ -1,10 +1,8 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
-import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.engine.StatusReport;
 import dev.waldoconf.model.VlanChange;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import picocli.CommandLine.Command;
