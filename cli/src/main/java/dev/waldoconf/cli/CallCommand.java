@@ -74,7 +74,6 @@ final class CallCommand extends SwitchCommand {
         CustomProgram program = CustomProgram.check(programFile);
         List<Object> values = values(program, kind, function);
         List<SwitchEntry> chosen = chosen(inventory(false));
-        checkLabAgreesOnTls();
         try (WaldoConf waldoconf = waldoconf()) {
             WaldoConf.CallResult result = waldoconf.call(program, chosen, kind, function, values);
             out().println("Committed on " + result.switches().size() + " switch(es): "
