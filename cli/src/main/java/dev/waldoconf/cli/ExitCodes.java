@@ -2,7 +2,7 @@ package dev.waldoconf.cli;
 
 /**
  * The exit codes of every {@code waldoconf} command, as {@code --help} and cli/README.md list them.
- * Scripts can rely on them. {@link Failures} maps each failure a command throws to one of them.
+ * Scripts can rely on them. {@code Failures} maps each failure a command throws to one of them.
  */
 public final class ExitCodes {
     /** Done (for {@code plan}: the plan was computed, whether or not it changes anything). */
