@@ -1,11 +1,8 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.ResolvedPlan;
 import dev.waldoconf.engine.ApplyResult;
-import dev.waldoconf.engine.ChangeEngine;
-import dev.waldoconf.engine.EngineException;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -26,7 +23,7 @@ import picocli.CommandLine.Parameters;
             "2:bad usage, invalid inventory or plan (also at commit), or no terminal to confirm on and no --yes",
             "3:a switch or its service is unreachable (the message says which switches may hold what)",
             "4:a pending trial on a switch of the plan blocks the change",
-            "5:no change engine in this build, or the lab could not be started"},
+            "5:this operator has no certificate (run 'waldoconf init'), or the lab could not be started"},
         footerHeading = "%nStale plans:%n", footer = {
             "The plan shows a fingerprint per switch. If a switch's managed state changes before the change",
             "commits, nothing is changed and the plan is shown again to ask once more. With --yes, the plan is",
@@ -55,7 +52,7 @@ final class ApplyCommand extends SwitchCommand {
     static final int MAX_REPLANS = 3;
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         // Before the plan and the prompt, so an operator is not asked to go ahead with a change that cannot connect.
         checkLabAgreesOnTls();
         if (SavedPlan.isSaved(planFile)) {
@@ -74,11 +71,11 @@ final class ApplyCommand extends SwitchCommand {
             out().println("Apply cancelled; nothing was changed.");
             return ExitCodes.CHANGE_FAILED;
         }
-        try (ChangeEngine engine = engine()) {
+        try (WaldoConf waldoconf = waldoconf()) {
             for (int replans = 0; ; replans++) {
                 // Interactively, what was shown is what is applied: a switch whose managed state changed
                 // since makes the engine refuse. With --yes, the plan is applied as it resolves at commit.
-                ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), !yes,
+                ApplyResult result = waldoconf.apply(plan, Optional.ofNullable(trial), !yes,
                         ChangeReports.progress(out()));
                 if (result.outcome() != ApplyResult.Outcome.STALE) {
                     noteIfChangedSincePreview(plan, result);
@@ -101,8 +98,6 @@ final class ApplyCommand extends SwitchCommand {
                     return ExitCodes.CHANGE_FAILED;
                 }
             }
-        } catch (EngineException e) {
-            throw failure(e);
         }
     }
 
@@ -110,7 +105,7 @@ final class ApplyCommand extends SwitchCommand {
      * Applies a plan saved by {@code plan -o}: it was reviewed then, so nobody is asked; if the plan
      * file or any switch's managed state changed since, nothing is changed.
      */
-    private int applySaved(SavedPlan saved) throws CommandFailure, ConfigException, IOException {
+    private int applySaved(SavedPlan saved) throws Exception {
         ResolvedPlan plan = resolve(saved.planFile());
         printPlan(plan);
         String stale = saved.staleness(plan);
@@ -124,14 +119,12 @@ final class ApplyCommand extends SwitchCommand {
             out().println("Dry run: nothing was changed.");
             return ExitCodes.OK;
         }
-        try (ChangeEngine engine = engine()) {
-            ApplyResult result = engine.apply(plan, Optional.ofNullable(trial), true, ChangeReports.progress(out()));
+        try (WaldoConf waldoconf = waldoconf()) {
+            ApplyResult result = waldoconf.apply(plan, Optional.ofNullable(trial), true, ChangeReports.progress(out()));
             if (result.outcome() == ApplyResult.Outcome.STALE) {
                 throw staleSavedPlan(result.message());
             }
             return report(result);
-        } catch (EngineException e) {
-            throw failure(e);
         }
     }
 

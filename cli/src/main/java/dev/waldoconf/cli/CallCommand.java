@@ -1,19 +1,14 @@
 package dev.waldoconf.cli;
 
 import dev.waldo.compiler.check.Symbol;
-import dev.waldo.net.NetConfig;
-import dev.waldo.runtime.ApplicationException;
-import dev.waldo.runtime.NetworkException;
-import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.lang.Values;
-import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomProgramException;
-import dev.waldoconf.service.Identities;
-import java.io.IOException;
+import dev.waldoconf.engine.EngineOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +34,8 @@ import picocli.CommandLine.Parameters;
             "0:committed on every switch (the result, if any, is printed)",
             "1:refused by a switch, aborted or failed in the program; no switch changed",
             "2:bad usage, a .wld with errors (printed as file:line:col), or an invalid inventory",
-            "3:a switch's service is unreachable; no switch changed"})
+            "3:a switch's service is unreachable; no switch changed",
+            "5:this operator has no certificate (run 'waldoconf init')"})
 final class CallCommand extends SwitchCommand {
     @Parameters(index = "0", paramLabel = "FILE.wld|NAME", description = "Your device-service program, or a"
             + " built-in one by name (system-group).")
@@ -59,7 +55,7 @@ final class CallCommand extends SwitchCommand {
     @Option(names = "--operator-dir", paramLabel = "DIR",
             description = "Where this operator's certificate from the project CA is (or, with --tofu, the service"
                     + " certificates it pinned). Default: the local lab's, without --inventory; else "
-                    + EngineProvider.OPERATOR_STATE_NAME + ".")
+                    + WaldoConf.DEFAULT_OPERATOR_STATE_NAME + ".")
     Path operatorDir;
 
     CallCommand(CliContext context) {
@@ -67,7 +63,7 @@ final class CallCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         int dot = target.indexOf('.');
         if (dot <= 0 || dot == target.length() - 1) {
             throw new CommandFailure(ExitCodes.USAGE, "'" + target + "' is not KIND.FUNCTION, e.g."
@@ -75,50 +71,24 @@ final class CallCommand extends SwitchCommand {
         }
         String kind = target.substring(0, dot);
         String function = target.substring(dot + 1);
-        CustomProgram program = program();
+        CustomProgram program = CustomProgram.check(programFile);
         List<Object> values = values(program, kind, function);
         List<SwitchEntry> chosen = chosen(inventory(false));
-        checkLabAgreesOnTls();
-        try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(chosen),
-                net())) {
-            Object result = call.call(kind, function, values);
-            out().println("Committed on " + call.names().size() + " switch(es): " + String.join(", ", call.names())
-                    + ".");
-            if (result != null) {
-                out().println(Values.toText(result));
+        try (WaldoConf waldoconf = waldoconf()) {
+            WaldoConf.CallResult result = waldoconf.call(program, chosen, kind, function, values);
+            out().println("Committed on " + result.switches().size() + " switch(es): "
+                    + String.join(", ", result.switches()) + ".");
+            if (result.result() != null) {
+                out().println(Values.toText(result.result()));
             }
             return ExitCodes.OK;
-        } catch (TransactionAbortedException e) {
-            throw new CommandFailure(ExitCodes.CHANGE_FAILED, (e.reason() == TransactionAbortedException.Reason
-                    .ABORT_CALLED ? "the program called abort()" : "refused: " + e.getMessage())
-                    + "; no switch was changed");
-        } catch (ApplicationException e) {
-            throw new CommandFailure(ExitCodes.CHANGE_FAILED, kind + "." + function + " failed: " + e.getMessage()
-                    + "; no switch was changed");
-        } catch (NetworkException e) {
-            throw new CommandFailure(ExitCodes.UNREACHABLE, e.getMessage() + network.mismatchHint(e.getMessage())
-                    + "; no switch was changed");
         }
     }
 
-    /** This operator's host: its certificate (or pinned services) in --operator-dir. */
-    private NetConfig net() throws CommandFailure {
-        try {
-            Path state = operatorDir != null ? operatorDir : inventoryOptions.inventory == null
-                    ? new LabDirectory(inventoryOptions.labDir).operatorState() : EngineProvider.OPERATOR_STATE;
-            return Identities.operatorNet(state, network.security());
-        } catch (IllegalStateException e) {
-            throw new CommandFailure(ExitCodes.UNAVAILABLE, e.getMessage());
-        }
-    }
-
-    /** The checked program, or a usage failure with its problems as file:line:col. */
-    private CustomProgram program() throws CommandFailure, IOException {
-        try {
-            return CustomProgram.check(programFile);
-        } catch (CustomProgramException e) {
-            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
-        }
+    /** This operator's certificate (or pinned services) in --operator-dir, if given. */
+    @Override
+    protected EngineOptions engineOptions() {
+        return operatorDir == null ? super.engineOptions() : super.engineOptions().withOperatorState(operatorDir);
     }
 
     /** The ARGs as the values of the function's parameters after the services. */

@@ -1,10 +1,7 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
-import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.engine.ChangeResult;
-import dev.waldoconf.engine.EngineException;
-import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -15,7 +12,7 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:confirmed", "1:the confirm failed", "2:bad usage or invalid inventory",
             "3:a switch's service is unreachable", "4:no such trial, or several and no ID given",
-            "5:no change engine in this build"})
+            "5:this operator has no certificate (run 'waldoconf init')"})
 final class ConfirmCommand extends SwitchCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "ID",
             description = "The change to confirm (from apply or status); default: the only pending trial.")
@@ -26,12 +23,10 @@ final class ConfirmCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
-        try (ChangeEngine engine = engine()) {
-            ChangeResult result = engine.confirm(inventory(false), Optional.ofNullable(changeId));
+    protected int run() throws Exception {
+        try (WaldoConf waldoconf = waldoconf()) {
+            ChangeResult result = waldoconf.confirm(inventory(false), Optional.ofNullable(changeId));
             return ChangeReports.print(result, "Confirmed", out(), err());
-        } catch (EngineException e) {
-            throw failure(e);
         }
     }
 }

@@ -41,7 +41,7 @@ final class InitCommand implements Callable<Integer> {
     @Option(names = "--read-only", description = "Issue the read role (plan, status) instead of the change role.")
     boolean readOnly;
 
-    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = EngineProvider.OPERATOR_STATE_NAME,
+    @Option(names = "--operator-dir", paramLabel = "DIR", defaultValue = dev.waldoconf.WaldoConf.DEFAULT_OPERATOR_STATE_NAME,
             description = "Where the operator's key and certificate go (default: ${DEFAULT-VALUE}).")
     Path operatorDir;
 
@@ -54,37 +54,39 @@ final class InitCommand implements Callable<Integer> {
     Path stateDir;
 
     @Override
-    public Integer call() {
+    public Integer call() throws CommandFailure {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         try {
-            boolean created = !CertificateAuthority.existsIn(caDir);
-            CertificateAuthority ca = Identities.projectCa(caDir);
-            out.println((created ? "Created the project CA in " : "Using the project CA in ") + caDir + ".");
-            if (service != null) {
-                Path netDir = SwitchServer.netDir(stateDir.resolve(service));
-                X509Certificate issued = ca.issueHost(Identities.serviceIdentity(service),
-                        java.util.Set.of(Identities.SERVICE_ROLE), netDir);
-                out.println("Issued " + Identities.serviceIdentity(service) + " (role " + Identities.SERVICE_ROLE
-                        + ") into " + netDir + ", valid until " + issued.getNotAfter().toInstant() + ".");
-                return ExitCodes.OK;
-            }
-            String name = operator != null ? operator : Identities.localOperatorName();
-            boolean rotated = Identities.operatorIn(operatorDir).isPresent();
-            X509Certificate issued = Identities.issueOperator(ca, name, readOnly, operatorDir);
-            out.println((rotated ? "Rotated" : "Issued") + " " + Identities.operatorIdentity(name) + " (role "
-                    + (readOnly ? Identities.READ_ROLE : Identities.CHANGE_ROLE) + ") into " + operatorDir
-                    + ", valid until " + issued.getNotAfter().toInstant() + ".");
-            return ExitCodes.OK;
+            return issue(out);
         } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return ExitCodes.USAGE;
+            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
         } catch (IllegalStateException | java.io.UncheckedIOException e) {
-            err.println("error: cannot set up certificates in " + caDir + ": " + e.getMessage());
-            return ExitCodes.UNAVAILABLE;
+            throw new CommandFailure(ExitCodes.UNAVAILABLE, "cannot set up certificates in " + caDir + ": "
+                    + e.getMessage());
         } finally {
             out.flush();
-            err.flush();
         }
+    }
+
+    /** Creates the CA if needed and issues the certificate asked for; the CA's failures are unchecked. */
+    private int issue(PrintWriter out) {
+        boolean created = !CertificateAuthority.existsIn(caDir);
+        CertificateAuthority ca = Identities.projectCa(caDir);
+        out.println((created ? "Created the project CA in " : "Using the project CA in ") + caDir + ".");
+        if (service != null) {
+            Path netDir = SwitchServer.netDir(stateDir.resolve(service));
+            X509Certificate issued = ca.issueHost(Identities.serviceIdentity(service),
+                    java.util.Set.of(Identities.SERVICE_ROLE), netDir);
+            out.println("Issued " + Identities.serviceIdentity(service) + " (role " + Identities.SERVICE_ROLE
+                    + ") into " + netDir + ", valid until " + issued.getNotAfter().toInstant() + ".");
+            return ExitCodes.OK;
+        }
+        String name = operator != null ? operator : Identities.localOperatorName();
+        boolean rotated = Identities.operatorIn(operatorDir).isPresent();
+        X509Certificate issued = Identities.issueOperator(ca, name, readOnly, operatorDir);
+        out.println((rotated ? "Rotated" : "Issued") + " " + Identities.operatorIdentity(name) + " (role "
+                + (readOnly ? Identities.READ_ROLE : Identities.CHANGE_ROLE) + ") into " + operatorDir
+                + ", valid until " + issued.getNotAfter().toInstant() + ".");
+        return ExitCodes.OK;
     }
 }

@@ -31,7 +31,7 @@ final class LabCommand implements Runnable {
     /** {@code lab up}. */
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Starts N simulated switches in the background and writes DIR/inventory.yaml for them.",
-                "With a change engine built in, one WaldoConf service per switch runs beside them.",
+                "One WaldoConf service per switch runs beside them.",
                 "Unless --tofu or --insecure, the lab has its own project CA (DIR/ca), which issues each service its"
                         + " certificate and you an operator certificate with the change role (DIR/operator)."},
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
@@ -187,7 +187,7 @@ final class LabCommand implements Runnable {
             LabSpec spec = new LabSpec(switches, containers, network.security());
             LabRunner runner;
             try {
-                runner = LabRunner.start(lab, spec, context.engines().apply(network.engineOptions()
+                runner = LabRunner.start(lab, spec, context.waldoconf().apply(network.engineOptions()
                         .withOperatorState(lab.operatorState()).withProjectCa(lab.projectCa())), docker());
             } catch (IOException | ConfigException | RuntimeException e) {
                 lab.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "failed", e.getMessage()));

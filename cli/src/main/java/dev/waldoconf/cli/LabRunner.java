@@ -1,10 +1,10 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.WaldoConf;
 import dev.waldo.net.Security;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
-import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
@@ -26,7 +26,7 @@ import java.util.Optional;
 
 /**
  * A running lab: simulated switches (in this JVM, or one container each), the inventory that
- * describes them, and (when this build has a change engine) one WaldoConf service per switch.
+ * describes them, and one WaldoConf service per switch.
  * {@code waldoconf lab run} holds one until the process is told to stop; tests hold one directly.
  */
 final class LabRunner implements AutoCloseable {
@@ -57,9 +57,9 @@ final class LabRunner implements AutoCloseable {
 
     /**
      * Starts the switches {@code spec} asks for (containers through {@code docker}), writes the
-     * inventory, starts the services if {@code engine} is present, and records the lab as ready.
+     * inventory, starts one service per switch with {@code waldoconf}, and records the lab as ready.
      */
-    static LabRunner start(LabDirectory directory, LabSpec spec, Optional<ChangeEngine> engine, Docker docker)
+    static LabRunner start(LabDirectory directory, LabSpec spec, WaldoConf waldoconf, Docker docker)
             throws IOException, ConfigException {
         Files.createDirectories(directory.switchState());
         writeCommunity(directory.community());
@@ -69,7 +69,7 @@ final class LabRunner implements AutoCloseable {
             Files.writeString(directory.inventory(), inventoryYaml(switches.list(), spec.containers()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
-            String note = startServices(engine, inventory, directory, services)
+            String note = startServices(waldoconf, inventory, directory, services)
                     + (services.isEmpty() ? "" : switch (spec.security()) {
                         case INSECURE -> " with TLS off (--insecure)";
                         case SELF_SIGNED -> " trusting on first use (--tofu)";
@@ -109,17 +109,14 @@ final class LabRunner implements AutoCloseable {
     }
 
     /**
-     * The hook for the change engine: one {@code waldoconf serve} per lab switch, in this process.
-     * Without an engine the switches run alone and the note says so.
+     * One {@code waldoconf serve} per lab switch, in this process; if one cannot start, none runs
+     * and the note says why.
      */
-    private static String startServices(Optional<ChangeEngine> engine, Inventory inventory, LabDirectory directory,
+    private static String startServices(WaldoConf waldoconf, Inventory inventory, LabDirectory directory,
                                         List<RunningService> started) {
-        if (engine.isEmpty()) {
-            return "no change engine in this build: switch services not started (plan works; apply needs them)";
-        }
         try {
             for (var entry : inventory.switches()) {
-                started.add(engine.get().startService(new ServiceSpec(inventory, entry.name(),
+                started.add(waldoconf.serve(new ServiceSpec(inventory, entry.name(),
                         directory.serviceState().resolve(entry.name()), Optional.empty())));
             }
             return "services running";

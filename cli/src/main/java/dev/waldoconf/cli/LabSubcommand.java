@@ -1,10 +1,11 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.config.SwitchEntry;
-import dev.waldoconf.device.VlanDevice;
+import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.model.SwitchState;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,19 +32,13 @@ abstract class LabSubcommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** The command's work. */
+    /** The command's work; failures are thrown and reported by {@link Failures}. */
     protected abstract int run() throws CommandFailure, IOException;
 
     @Override
-    public final Integer call() {
+    public final Integer call() throws CommandFailure, IOException {
         try {
             return run();
-        } catch (CommandFailure failure) {
-            err().println("error: " + failure.getMessage());
-            return failure.exitCode();
-        } catch (IOException e) {
-            err().println("error: " + e.getMessage());
-            return ExitCodes.UNAVAILABLE;
         } finally {
             out().flush();
             err().flush();
@@ -81,11 +76,13 @@ abstract class LabSubcommand implements Callable<Integer> {
                     + "; run 'waldoconf lab down' and 'waldoconf lab up'", e);
         }
         boolean allAnswer = true;
-        for (SwitchEntry entry : inventory.switches()) {
-            String state = probe(inventory, entry);
-            allAnswer &= !state.startsWith("not answering");
-            out().println("  " + entry.name() + "  snmp " + entry.snmp() + "  service " + entry.service() + "  "
-                    + state + container.apply(entry.name()));
+        try (WaldoConf waldoconf = context.waldoconf().apply(EngineOptions.DEFAULTS)) {
+            for (SwitchEntry entry : inventory.switches()) {
+                String state = probe(waldoconf, inventory, entry);
+                allAnswer &= !state.startsWith("not answering");
+                out().println("  " + entry.name() + "  snmp " + entry.snmp() + "  service " + entry.service() + "  "
+                        + state + container.apply(entry.name()));
+            }
         }
         out().println("Inventory: " + lab().inventory() + " (plan and apply use it when no --inventory is given)");
         return allAnswer ? ExitCodes.OK : ExitCodes.UNREACHABLE;
@@ -102,9 +99,9 @@ abstract class LabSubcommand implements Callable<Integer> {
         }
     }
 
-    private String probe(Inventory inventory, SwitchEntry entry) {
-        try (VlanDevice device = context.devices().open(entry, inventory.credentialsOf(entry))) {
-            SwitchState state = device.read();
+    private String probe(WaldoConf waldoconf, Inventory inventory, SwitchEntry entry) {
+        try {
+            SwitchState state = waldoconf.read(inventory, entry);
             return "answering, VLANs " + state.vlans().keySet();
         } catch (Exception e) {
             return "not answering: " + e.getMessage();

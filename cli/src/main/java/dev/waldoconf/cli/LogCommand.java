@@ -1,11 +1,9 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.service.AuditJournal;
 import dev.waldoconf.service.SwitchServer;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,7 +36,7 @@ final class LogCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         Inventory inventory = inventory(false);
         List<AuditJournal.Entry> entries = new ArrayList<>();
         Path services = servicesDir();

@@ -1,7 +1,5 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
-import java.io.IOException;
 import java.nio.file.Path;
 import dev.waldoconf.config.ResolvedPlan;
 import picocli.CommandLine.Command;
@@ -31,7 +29,7 @@ final class PlanCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         ResolvedPlan plan = resolve(planFile);
         printPlan(plan);
         if (out != null) {

@@ -1,24 +1,21 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
-import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.engine.ChangeResult;
-import dev.waldoconf.engine.EngineException;
-import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code waldoconf rollback [ID]}: reverts a change on every switch of it, atomically. */
+/** {@code waldoconf rollback [ID]}: reverts a pending trial on every switch of it, atomically. */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = "Reverts a change on every switch of it, now and atomically (a pending trial by default).",
+        description = "Reverts a pending trial on every switch of it, now and atomically.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:rolled back", "1:the rollback failed; no switch changed", "2:bad usage or invalid inventory",
             "3:a switch's service is unreachable", "4:no such change, or several and no ID given",
-            "5:no change engine in this build"})
+            "5:this operator has no certificate (run 'waldoconf init')"})
 final class RollbackCommand extends SwitchCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "ID",
-            description = "The change to roll back (from apply or status); default: the only pending trial.")
+            description = "The trial to roll back (from apply or status); default: the only pending trial.")
     String changeId;
 
     RollbackCommand(CliContext context) {
@@ -26,13 +23,11 @@ final class RollbackCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
-        try (ChangeEngine engine = engine()) {
-            ChangeResult result = engine.rollback(inventory(false), Optional.ofNullable(changeId),
+    protected int run() throws Exception {
+        try (WaldoConf waldoconf = waldoconf()) {
+            ChangeResult result = waldoconf.rollback(inventory(false), Optional.ofNullable(changeId),
                     ChangeReports.progress(out()));
             return ChangeReports.print(result, "Rolled back", out(), err());
-        } catch (EngineException e) {
-            throw failure(e);
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.Inventory;
-import dev.waldoconf.engine.ChangeEngine;
-import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.custom.CustomProgram;
+import dev.waldoconf.custom.CustomProgramException;
 import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
                     + " change role change the switch, and records every change in DIR/NAME/net/audit.log"
                     + " ('waldoconf log')."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
-            "0:stopped", "2:bad usage, invalid inventory, unknown switch, or a --service .wld with errors (file:line:col)", "5:no change engine in this build"})
+            "0:stopped", "2:bad usage, invalid inventory, unknown switch, or a --service .wld with errors (file:line:col)", "5:the service's certificate could not be issued from the project CA"})
 final class ServeCommand extends SwitchCommand {
     @Option(names = "--switch", required = true, paramLabel = "NAME", description = "The switch (from the inventory).")
     String switchName;
@@ -54,7 +54,7 @@ final class ServeCommand extends SwitchCommand {
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
+    protected int run() throws Exception {
         Inventory inventory = inventory(false);
         if (inventory.switchNamed(switchName).isEmpty()) {
             throw new CommandFailure(ExitCodes.USAGE, "no switch named '" + switchName + "' in " + show(
@@ -63,28 +63,20 @@ final class ServeCommand extends SwitchCommand {
         if (customService != null) {
             checkCustomService();
         }
-        ChangeEngine engine = engine();
-        try (RunningService service = engine.startService(new ServiceSpec(inventory, switchName,
-                stateDir.resolve(switchName), Optional.ofNullable(customService)))) {
+        try (WaldoConf waldoconf = waldoconf();
+             RunningService service = waldoconf.serve(new ServiceSpec(inventory, switchName,
+                     stateDir.resolve(switchName), Optional.ofNullable(customService)))) {
             out().println("Serving switch " + switchName + "; stop with Ctrl-C.");
             out().flush();
             service.awaitTermination();
-        } catch (EngineException e) {
-            throw failure(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            engine.close();
         }
         return ExitCodes.OK;
     }
 
-    /** A custom service with errors is bad input: report each as file:line:col before starting anything. */
-    private void checkCustomService() throws CommandFailure, IOException {
-        try {
-            dev.waldoconf.custom.CustomProgram.check(customService).servedService();
-        } catch (dev.waldoconf.custom.CustomProgramException e) {
-            throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
-        }
+    /** A custom service with errors is bad input: each is reported as file:line:col before anything starts. */
+    private void checkCustomService() throws CustomProgramException, IOException {
+        CustomProgram.check(customService).servedService();
     }
 }

@@ -1,11 +1,8 @@
 package dev.waldoconf.cli;
 
-import dev.waldoconf.config.ConfigException;
-import dev.waldoconf.engine.ChangeEngine;
-import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.engine.StatusReport;
 import dev.waldoconf.model.VlanChange;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import picocli.CommandLine.Command;
@@ -16,18 +13,16 @@ import picocli.CommandLine.Command;
                 + " the intended state and what the switch reports.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:every switch reachable", "2:bad usage or invalid inventory", "3:some switch unreachable",
-            "5:no change engine in this build"})
+            "5:this operator has no certificate (run 'waldoconf init')"})
 final class StatusCommand extends SwitchCommand {
     StatusCommand(CliContext context) {
         super(context);
     }
 
     @Override
-    protected int run() throws CommandFailure, ConfigException, IOException {
-        try (ChangeEngine engine = engine()) {
-            return print(engine.status(inventory(false)));
-        } catch (EngineException e) {
-            throw failure(e);
+    protected int run() throws Exception {
+        try (WaldoConf waldoconf = waldoconf()) {
+            return print(waldoconf.status(inventory(false)));
         }
     }
 

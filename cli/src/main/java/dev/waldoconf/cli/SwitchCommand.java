@@ -1,22 +1,16 @@
 package dev.waldoconf.cli;
 
 import dev.waldo.net.Security;
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.ConfigException;
-import dev.waldoconf.config.ConfigProblem;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
-import dev.waldoconf.config.Plan;
-import dev.waldoconf.config.PlanLoader;
-import dev.waldoconf.config.PlanResolver;
 import dev.waldoconf.config.ResolvedPlan;
-import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
-import dev.waldoconf.model.SwitchState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,8 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * What the commands that act on switches share: the inventory (given, or the local lab's),
- * output through the command's own writers, and one place that turns failures into messages
- * and exit codes.
+ * output through the command's own writers, and WaldoConf opened with the command's options.
+ * Failures are thrown and reported by {@link Failures}.
  */
 abstract class SwitchCommand implements Callable<Integer> {
     protected final CliContext context;
@@ -46,27 +40,16 @@ abstract class SwitchCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** The command's work; failures are thrown and reported by {@link #call()}. */
-    protected abstract int run() throws CommandFailure, ConfigException, IOException;
+    /**
+     * The command's work. Failures are thrown: {@link Failures} prints them and picks the exit code,
+     * in one place for every command.
+     */
+    protected abstract int run() throws Exception;
 
     @Override
-    public final Integer call() {
+    public final Integer call() throws Exception {
         try {
             return run();
-        } catch (CommandFailure failure) {
-            err().println("error: " + failure.getMessage());
-            return failure.exitCode();
-        } catch (ConfigException invalid) {
-            for (ConfigProblem problem : invalid.problems()) {
-                err().println(problem);
-            }
-            int count = invalid.problems().size();
-            err().println(count + " problem" + (count == 1 ? "" : "s") + "; nothing was changed. Fix "
-                    + (count == 1 ? "it" : "them") + " and run the command again.");
-            return ExitCodes.USAGE;
-        } catch (IOException e) {
-            err().println("error: " + e.getMessage());
-            return ExitCodes.UNAVAILABLE;
         } finally {
             out().flush();
             err().flush();
@@ -106,11 +89,13 @@ abstract class SwitchCommand implements Callable<Integer> {
     /**
      * Reads the inventory and the plan, every switch's current state, and resolves the plan.
      */
-    protected ResolvedPlan resolve(Path planFile) throws ConfigException, CommandFailure, IOException {
+    protected ResolvedPlan resolve(Path planFile) throws ConfigException, CommandFailure, EngineException,
+            IOException {
         Inventory inventory = inventory(true);
-        Plan plan = PlanLoader.load(planFile, inventory);
-        Map<String, SwitchState> current = CurrentState.read(inventory, context.devices());
-        return PlanResolver.resolve(plan, inventory, current);
+        // Planning reads the switches, not their services, so it works whatever TLS the lab's services run.
+        try (WaldoConf waldoconf = context.waldoconf().apply(options())) {
+            return waldoconf.plan(planFile, inventory);
+        }
     }
 
     /** Prints the plan's header and its per-switch steps. */
@@ -120,24 +105,27 @@ abstract class SwitchCommand implements Callable<Integer> {
     }
 
     /**
-     * The change engine with authentication as {@code --tofu} or {@code --insecure} say (the project
-     * CA by default), or a failure saying it is not in this build, or that the local lab (when its
-     * inventory is used) runs its services another way. With the local lab, the operator's TLS state
-     * (its certificate from the lab's CA) and the CA live in the lab's directory.
+     * WaldoConf with authentication as {@code --tofu} or {@code --insecure} say (the project CA by
+     * default), or a failure saying that the local lab (when its inventory is used) runs its services
+     * another way. With the local lab, the operator's TLS state (its certificate from the lab's CA) and
+     * the CA live in the lab's directory. The caller closes it.
      */
-    protected ChangeEngine engine() throws CommandFailure, IOException {
+    protected WaldoConf waldoconf() throws CommandFailure, IOException {
         checkLabAgreesOnTls();
+        return context.waldoconf().apply(options());
+    }
+
+    /** {@link #engineOptions()}, with the local lab's operator state and CA when its inventory is used. */
+    private EngineOptions options() {
         EngineOptions options = engineOptions();
         if (inventoryOptions.inventory == null) {
             LabDirectory lab = new LabDirectory(inventoryOptions.labDir);
             options = options.withOperatorState(lab.operatorState()).withProjectCa(lab.projectCa());
         }
-        return context.engines().apply(options).orElseThrow(() -> new CommandFailure(
-                ExitCodes.UNAVAILABLE, "this waldoconf has no change engine (dev.waldoconf.service) built in yet,"
-                        + " so it cannot '" + spec.name() + "'; 'waldoconf plan' works without it"));
+        return options;
     }
 
-    /** The engine options this command asks for; serve adds where its project CA is. */
+    /** The options this command opens WaldoConf with; serve adds where its project CA is, call its operator dir. */
     protected EngineOptions engineOptions() {
         return network.engineOptions();
     }
@@ -170,18 +158,6 @@ abstract class SwitchCommand implements Callable<Integer> {
             case SELF_SIGNED -> "trusting on first use (lab up --tofu)";
             case MUTUAL -> "with certificates from its project CA";
         };
-    }
-
-    /** Turns an engine failure into a command failure with the matching exit code. */
-    protected CommandFailure failure(EngineException e) {
-        int code = switch (e.kind()) {
-            case UNREACHABLE -> ExitCodes.UNREACHABLE;
-            case CONFLICT -> ExitCodes.CONFLICT;
-            case REFUSED -> ExitCodes.CHANGE_FAILED;
-            case UNAVAILABLE -> ExitCodes.UNAVAILABLE;
-        };
-        return new CommandFailure(code, e.getMessage() + (e.kind() == EngineException.Kind.UNREACHABLE
-                ? network.mismatchHint(e.getMessage()) : ""));
     }
 
     /** Path for messages: relative paths stay as typed. */

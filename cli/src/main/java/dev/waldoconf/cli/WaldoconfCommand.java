@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
             "2:bad usage, or invalid inventory or plan (printed as file:line:col: field: message)",
             "3:a switch or its service is unreachable",
             "4:a pending trial blocks the change, or no such change",
-            "5:not available in this build or on this machine",
+            "5:not set up on this machine (no operator certificate: run 'waldoconf init'), or the lab could not start",
             "6:internal error (a bug; please report it)"})
 public final class WaldoconfCommand implements Runnable {
     @Spec
@@ -46,11 +46,10 @@ public final class WaldoconfCommand implements Runnable {
         CommandLine commandLine = new CommandLine(new WaldoconfCommand(), new ContextFactory(context));
         commandLine.addSubcommand("waldoc", Waldoc.newCommandLine());
         commandLine.getSubcommands().get("generate-completion").getCommandSpec().usageMessage().hidden(false);
-        commandLine.setExecutionExceptionHandler((exception, command, parseResult) -> {
-            command.getErr().println("internal error: " + exception + " (a bug in waldoconf; please report it with"
-                    + " the command line you ran)");
-            return ExitCodes.INTERNAL;
-        });
+        // One place for every command: failures are printed as messages and mapped to their exit codes.
+        Failures failures = new Failures();
+        commandLine.setExitCodeExceptionMapper(failures);
+        commandLine.setExecutionExceptionHandler(failures);
         return commandLine;
     }
 

@@ -217,11 +217,35 @@ class ApplyCommandTest {
     }
 
     @Test
-    void withoutEngineApplySaysSoWithExitCode5() {
-        cli.engine = null;
+    void anOperatorWithoutCertificateExitsWith5AndIsToldHowToGetOne() {
+        engine.failure = new EngineException(EngineException.Kind.UNAVAILABLE, "no operator certificate in"
+                + " .waldoconf/operator; create the project CA and yours with 'waldoconf init'");
         CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(result.err()).contains("this waldoconf has no change engine").contains("'waldoconf plan' works");
+        assertThat(result.err()).isEqualTo("error: no operator certificate in .waldoconf/operator; create the project"
+                + " CA and yours with 'waldoconf init'\n");
+    }
+
+    @Test
+    void aBugExitsWith6WithOneLineAndNoStackTrace() {
+        engine.bug = new IllegalStateException("broken invariant");
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.INTERNAL);
+        assertThat(result.err()).isEqualTo("internal error: java.lang.IllegalStateException: broken invariant (a bug"
+                + " in waldoconf; please report it with the command line you ran)\n");
+    }
+
+    @Test
+    void aRefusedChangeExitsWith1AndAnUnreachableServiceWith3WithTheTlsHint() {
+        engine.failure = new EngineException(EngineException.Kind.REFUSED, "lab-2 refused; no switch changed");
+        CliHarness.Result refused = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(refused.err()).isEqualTo("error: lab-2 refused; no switch changed\n");
+        engine.failure = new EngineException(EngineException.Kind.UNREACHABLE, "lab-1: not an SSL/TLS record");
+        CliHarness.Result unreachable = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(unreachable.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
+        assertThat(unreachable.err()).startsWith("error: lab-1: not an SSL/TLS record; the service does not speak"
+                + " TLS: it was started with --insecure");
     }
 
     @Test

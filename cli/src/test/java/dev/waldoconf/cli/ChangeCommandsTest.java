@@ -8,6 +8,7 @@ import dev.waldoconf.model.VlanChange;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +46,36 @@ class ChangeCommandsTest {
         assertThat(result.exitCode()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(result.err()).isEqualTo("error: no pending trial to roll back; 'waldoconf status' lists them\n");
         assertThat(engine.calls).containsExactly("rollback -");
+    }
+
+    @Test
+    void eachEngineFailureReachesItsExitCodeThroughOneMapper() {
+        Map<EngineException.Kind, Integer> expected = Map.of(EngineException.Kind.REFUSED, ExitCodes.CHANGE_FAILED,
+                EngineException.Kind.UNREACHABLE, ExitCodes.UNREACHABLE, EngineException.Kind.CONFLICT,
+                ExitCodes.CONFLICT, EngineException.Kind.UNAVAILABLE, ExitCodes.UNAVAILABLE);
+        for (String command : List.of("confirm", "rollback", "status")) {
+            expected.forEach((kind, exitCode) -> {
+                engine.failure = new EngineException(kind, command + " failed as " + kind);
+                CliHarness.Result result = cli.run(command, "-i", inventory);
+                assertThat(result.exitCode()).as(command + " " + kind).isEqualTo(exitCode);
+                assertThat(result.err()).as(command + " " + kind).isEqualTo("error: " + command + " failed as " + kind
+                        + "\n");
+            });
+        }
+        engine.failure = null;
+        engine.bug = new NullPointerException("oops");
+        CliHarness.Result bug = cli.run("confirm", "-i", inventory);
+        assertThat(bug.exitCode()).isEqualTo(ExitCodes.INTERNAL);
+        assertThat(bug.err()).startsWith("internal error: java.lang.NullPointerException: oops").doesNotContain("\tat ");
+    }
+
+    @Test
+    void anInvalidInventoryExitsWith2WithItsProblems() throws Exception {
+        String bad = cli.write("bad-inventory.yaml", "switches: 3\n").toString();
+        CliHarness.Result result = cli.run("confirm", "-i", bad);
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).startsWith(bad + ":").contains("; nothing was changed. Fix ");
+        assertThat(engine.calls).isEmpty();
     }
 
     @Test

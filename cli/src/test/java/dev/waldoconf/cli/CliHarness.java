@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.DeviceFactory;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.MemoryVlanDevice;
@@ -18,12 +19,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import picocli.CommandLine;
 
 /**
- * Runs {@code waldoconf} in-process the way tests need: switches in memory, a fake or missing
+ * Runs {@code waldoconf} in-process the way tests need: switches in memory, a fake
  * engine, a scripted terminal, and a lab launcher that starts the lab in this JVM.
  */
 final class CliHarness implements AutoCloseable {
@@ -50,7 +50,8 @@ final class CliHarness implements AutoCloseable {
     final List<String> prompts = new ArrayList<>();
     final List<LabRunner> labs = new ArrayList<>();
     boolean interactive;
-    ChangeEngine engine;
+    /** The engine behind WaldoConf: a fake by default (its services do nothing); tests may swap it. */
+    ChangeEngine engine = new FakeEngine();
     /** The options each command asked for its engine with, in order. */
     final List<EngineOptions> engineOptions = new ArrayList<>();
     /** The environment the commands see; tests may add to it (e.g. the docker command). */
@@ -86,14 +87,14 @@ final class CliHarness implements AutoCloseable {
     private CliContext context() {
         return new CliContext(options -> {
             engineOptions.add(options);
-            return Optional.ofNullable(engine);
-        }, devices(), environment,
-                terminal(), (labDir, spec) -> labs.add(startLab(labDir, spec)));
+            return WaldoConf.of(devices(), engine, options);
+        }, environment, terminal(), (labDir, spec) -> labs.add(startLab(labDir, spec)));
     }
 
     private LabRunner startLab(Path labDir, LabSpec spec) throws IOException {
         try {
-            return LabRunner.start(new LabDirectory(labDir), spec, Optional.empty(), Docker.from(environment));
+            return LabRunner.start(new LabDirectory(labDir), spec, WaldoConf.of(devices(), engine, EngineOptions.DEFAULTS),
+                    Docker.from(environment));
         } catch (dev.waldoconf.config.ConfigException e) {
             throw new IOException(e.getMessage(), e);
         }

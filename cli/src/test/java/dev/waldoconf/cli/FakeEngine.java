@@ -22,6 +22,8 @@ final class FakeEngine implements ChangeEngine {
     ResolvedPlan appliedPlan;
     Optional<Duration> appliedTrial;
     EngineException failure;
+    /** Thrown instead of answering, as a bug in the engine would. */
+    RuntimeException bug;
     ApplyResult.Outcome outcome = ApplyResult.Outcome.COMMITTED;
     StatusReport status = new StatusReport(List.of(), List.of());
     /** How many applies that refuse stale plans answer STALE first, with {@link #replanned} as the plan now. */
@@ -101,6 +103,9 @@ final class FakeEngine implements ChangeEngine {
     }
 
     private void failIfTold() throws EngineException {
+        if (bug != null) {
+            throw bug;
+        }
         if (failure != null) {
             throw failure;
         }

@@ -30,6 +30,27 @@ class HelpAndCompletionTest {
     }
 
     @Test
+    void everyExitCodeIsDocumentedAndNoneMeansAMissingEngine() {
+        CliHarness cli = new CliHarness(dir);
+        assertThat(cli.run("--help").out()).contains("0   done", "1   change refused", "2   bad usage",
+                "3   a switch or its service is unreachable", "4   a pending trial", "5   not set up on this machine",
+                "6   internal error");
+        for (String command : new String[] {"plan", "apply", "confirm", "rollback", "status", "serve", "call", "lab",
+            "init", "log"}) {
+            assertThat(cli.run(command, "--help").out()).as(command).doesNotContain("change engine");
+        }
+        assertThat(cli.run("apply", "--help").out()).contains("this operator has no certificate (run 'waldoconf"
+                + " init')");
+    }
+
+    @Test
+    void aBadOptionExitsWith2() {
+        CliHarness.Result result = new CliHarness(dir).run("apply", "--trial", "soon", "plan.yaml");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("--trial");
+    }
+
+    @Test
     void noCommandIsAUsageError() {
         CliHarness.Result result = new CliHarness(dir).run();
         assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);

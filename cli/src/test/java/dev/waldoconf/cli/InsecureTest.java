@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.WaldoConf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waldoconf.lab.SimulatedSwitch;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -151,7 +151,7 @@ class InsecureTest {
         CliHarness cli = new CliHarness(dir);
         for (String command : List.of("confirm", "rollback", "status")) {
             CliHarness.Result result = cli.run(command, "-i", dir.resolve("missing.yaml").toString(), "--insecure");
-            assertThat(result.exitCode()).as(command).isEqualTo(ExitCodes.UNAVAILABLE);
+            assertThat(result.exitCode()).as(command).isEqualTo(ExitCodes.USAGE);
         }
         assertThat(cli.engineOptions).extracting(o -> o.insecure()).containsExactly(true, true, true);
         assertThat(cli.run("plan", "--help").out()).contains("--insecure").contains("benchmarks and debugging ONLY");
@@ -163,8 +163,9 @@ class InsecureTest {
     /** The real engine (operator TLS state in the test folder), SNMP devices, the real lab launcher. */
     private CliContext context() {
         Map<String, String> environment = Map.of();
-        return new CliContext(options -> Optional.of(new EngineProvider(dir.resolve("operator")).create(options)),
-                new SnmpDeviceFactory(environment), environment, Terminal.system(), LabLauncher.process());
+        return new CliContext(options -> WaldoConf.open(options.operatorState().isPresent() ? options
+                : options.withOperatorState(dir.resolve("operator")), environment), environment, Terminal.system(),
+                LabLauncher.process());
     }
 
     private SimulatedSwitch startSwitch() throws IOException {

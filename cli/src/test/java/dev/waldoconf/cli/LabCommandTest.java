@@ -40,7 +40,7 @@ class LabCommandTest {
             assertThat(again.out()).startsWith("A lab is already running in " + labDir);
             CliHarness.Result status = cli.run("lab", "status", "--dir", labDir.toString());
             assertThat(status.exitCode()).isZero();
-            assertThat(status.out()).contains("2 switches; no change engine in this build");
+            assertThat(status.out()).contains("2 switches; services running");
         }
     }
 

@@ -1,10 +1,10 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.WaldoConf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +47,8 @@ class LabOperatorStateTest {
     /** The real engine (its default operator state in the test folder), SNMP devices, the real lab launcher. */
     private CliContext context() {
         Map<String, String> environment = Map.of();
-        return new CliContext(options -> Optional.of(new EngineProvider(dir.resolve("operator")).create(options)),
-                new SnmpDeviceFactory(environment), environment, Terminal.system(), LabLauncher.process());
+        return new CliContext(options -> WaldoConf.open(options.operatorState().isPresent() ? options
+                : options.withOperatorState(dir.resolve("operator")), environment), environment, Terminal.system(),
+                LabLauncher.process());
     }
 }

@@ -161,6 +161,18 @@ class PlanCommandTest {
     }
 
     @Test
+    void planReadsTheSwitchesSoItWorksWhateverTlsTheLabsServicesRun() {
+        Path labDir = dir.resolve("lab");
+        assertThat(cli.run("lab", "up", "--insecure", "--switches", "2", "--dir", labDir.toString()).exitCode())
+                .isZero();
+        CliHarness.Result result = cli.run("plan", plan, "--lab-dir", labDir.toString());
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        CliHarness.Result status = cli.run("status", "--lab-dir", labDir.toString());
+        assertThat(status.exitCode()).as("status reaches the services").isEqualTo(ExitCodes.USAGE);
+        assertThat(status.err()).contains("runs its services with TLS off (lab up --insecure); pass --insecure too");
+    }
+
+    @Test
     void withoutInventoryTheLocalLabIsStartedAndUsed() {
         Path labDir = dir.resolve("lab");
         CliHarness.Result result = cli.run("plan", plan, "--lab-dir", labDir.toString(), "--lab-switches", "2");

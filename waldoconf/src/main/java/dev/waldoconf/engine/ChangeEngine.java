@@ -7,13 +7,15 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * What the {@code waldoconf} CLI asks of the change engine: apply a resolved plan to every switch
- * as one distributed transaction (optionally as a trial that reverts by itself), confirm or roll
- * back a trial, report status, and run the per-switch service. The CLI parses and validates
- * everything before calling; the engine reaches the switches' services named in the inventory.
+ * The transactional part behind {@link dev.waldoconf.WaldoConf}: apply a resolved plan to every
+ * switch as one distributed transaction (optionally as a trial that reverts by itself), confirm or
+ * roll back a trial, report status, and run the per-switch service. Callers use the facade, which
+ * adds reading and planning, device wiring and the operator's identity; this interface is the seam
+ * where the facade takes {@link dev.waldoconf.service.WaldoConfEngine} or, in tests of its callers,
+ * a fake.
  *
- * <p>Failures are {@link EngineException}s whose {@link EngineException.Kind} the CLI maps to
- * its exit codes; their messages name the switch and what to do next, and never contain secrets.
+ * <p>Failures are {@link EngineException}s whose {@link EngineException.Kind} says why (the CLI maps
+ * it to its exit codes); their messages name the switch and what to do next, and never contain secrets.
  */
 public interface ChangeEngine extends AutoCloseable {
     /**
@@ -44,10 +46,13 @@ public interface ChangeEngine extends AutoCloseable {
     ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException;
 
     /**
-     * Reverts a pending trial (or, with no trial pending, the last committed change) on every switch
-     * of it, atomically.
+     * Reverts a pending trial now, on every switch that holds it, as one transaction: every such
+     * switch goes back to its state before the trial, or none does. Only pending trials can be
+     * rolled back; a committed (or confirmed) change stays, and is undone by applying a plan.
      *
-     * @param changeId the change id; empty for the only pending trial
+     * @param changeId the trial's change id; empty for the only pending trial
+     * @throws EngineException {@link EngineException.Kind#CONFLICT} when no such trial is pending, or several
+     *     and no id was given; {@link EngineException.Kind#REFUSED} when the rollback failed and changed nothing
      */
     ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
             throws EngineException;

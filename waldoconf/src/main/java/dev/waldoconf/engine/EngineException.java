@@ -15,7 +15,7 @@ public class EngineException extends Exception {
         CONFLICT,
         /** A switch refused, or the change failed and was undone. */
         REFUSED,
-        /** The engine cannot do this (not built, not configured). */
+        /** Not set up on this machine: e.g. the operator has no certificate, or the project CA cannot issue one. */
         UNAVAILABLE
     }
 

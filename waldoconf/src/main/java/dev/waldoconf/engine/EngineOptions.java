@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How the CLI asks for its change engine.
+ * How {@link dev.waldoconf.WaldoConf} and its change engine reach the switches' services.
  *
  * @param security how the operator and the switches' services authenticate each other:
  *     {@link Security#MUTUAL} (the default: certificates from the project CA, with roles),
@@ -14,7 +14,7 @@ import java.util.Optional;
  *     {@link Security#INSECURE} ({@code --insecure}: TLS off, for benchmarks and debugging). Both ends
  *     must agree.
  * @param operatorState where the operator's host keeps its key and certificate (and, under trust on
- *     first use, the service certificates it pinned), if not where the engine provider keeps them:
+ *     first use, the service certificates it pinned), if not {@link dev.waldoconf.WaldoConf#DEFAULT_OPERATOR_STATE}:
  *     each local lab has its own, because each lab has its own project CA
  * @param projectCa where the project CA lives that issues a service its certificate on its first
  *     start, if not {@link #DEFAULT_PROJECT_CA}
@@ -22,7 +22,7 @@ import java.util.Optional;
 public record EngineOptions(Security security, Optional<Path> operatorState, Optional<Path> projectCa) {
     /** Where {@code waldoconf init} and {@code serve} keep the project CA unless told otherwise. */
     public static final Path DEFAULT_PROJECT_CA = Path.of(".waldoconf", "ca");
-    /** The defaults: mutual TLS, the provider's operator state, the default project CA. */
+    /** The defaults: mutual TLS, the default operator state, the default project CA. */
     public static final EngineOptions DEFAULTS = new EngineOptions(Security.MUTUAL);
 
     /** Checks the parts. */
@@ -32,7 +32,7 @@ public record EngineOptions(Security security, Optional<Path> operatorState, Opt
         Objects.requireNonNull(projectCa, "projectCa");
     }
 
-    /** {@code security}, the provider's operator state, the default project CA. */
+    /** {@code security}, the default operator state, the default project CA. */
     public EngineOptions(Security security) {
         this(security, Optional.empty(), Optional.empty());
     }

@@ -15,7 +15,7 @@ import java.util.Map;
  * and the write community, or the read-only one for the agent named so; both communities come
  * from secret files, as an operator's would.
  */
-final class TestInventories {
+public final class TestInventories {
     private TestInventories() {
     }
 
@@ -25,7 +25,7 @@ final class TestInventories {
      * @param agents inventory name to the agent's SNMP address, in inventory order
      * @param readOnly the agent that gets {@code readCommunity} ("" for none)
      */
-    static Inventory write(Path dir, Map<String, InetSocketAddress> agents, String readOnly, String writeCommunity,
+    public static Inventory write(Path dir, Map<String, InetSocketAddress> agents, String readOnly, String writeCommunity,
             String readCommunity) throws Exception {
         Path folder = Files.createDirectories(dir.resolve("inventory-" + System.nanoTime()));
         Files.writeString(folder.resolve("rw"), writeCommunity + "\n");

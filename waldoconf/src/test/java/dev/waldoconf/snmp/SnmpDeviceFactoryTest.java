@@ -1,4 +1,4 @@
-package dev.waldoconf.cli;
+package dev.waldoconf.snmp;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.waldoconf.cli;
+package dev.waldoconf.snmp;
 
 import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Credentials;
@@ -6,18 +6,17 @@ import dev.waldoconf.config.DeviceFactory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
-import dev.waldoconf.snmp.SnmpTarget;
-import dev.waldoconf.snmp.SnmpVlanDevice;
 import java.util.Map;
 
 /**
  * Opens switches over SNMP ({@link SnmpVlanDevice}), reading each secret from the environment or
  * its file just before use. Messages name the switch and the missing secret, never its value.
  */
-final class SnmpDeviceFactory implements DeviceFactory {
+public final class SnmpDeviceFactory implements DeviceFactory {
     private final Map<String, String> environment;
 
-    SnmpDeviceFactory(Map<String, String> environment) {
+    /** Opens switches with secrets read from {@code environment} (or their files). */
+    public SnmpDeviceFactory(Map<String, String> environment) {
         this.environment = environment;
     }
 

@@ -1,0 +1,247 @@
+package dev.waldoconf;
+
+import dev.waldo.net.NetConfig;
+import dev.waldo.runtime.ApplicationException;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.config.DeviceFactory;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.PlanLoader;
+import dev.waldoconf.config.PlanResolver;
+import dev.waldoconf.config.ResolvedPlan;
+import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.custom.CustomCall;
+import dev.waldoconf.custom.CustomProgram;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.VlanDevice;
+import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.engine.ChangeEngine;
+import dev.waldoconf.engine.ChangeResult;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.ProgressListener;
+import dev.waldoconf.engine.RunningService;
+import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.engine.StatusReport;
+import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.WaldoConfEngine;
+import dev.waldoconf.snmp.SnmpDeviceFactory;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * WaldoConf as a library: plan, apply, confirm, rollback, status, serve and call, the operations
+ * of the {@code waldoconf} command, for Java callers and for the command itself.
+ *
+ * <p>It owns the wiring those operations share: how switches are opened (SNMP, secrets read from
+ * the environment just before use), where the operator's identity lives (its certificate from the
+ * project CA, or under {@code --tofu} the service certificates it pinned; {@link
+ * #DEFAULT_OPERATOR_STATE} unless {@link EngineOptions#operatorState()} says otherwise), and how the
+ * operator and the services authenticate each other ({@link EngineOptions#security()}).
+ *
+ * <p>Failures are checked exceptions: {@link ConfigException} for an inventory, plan or program that
+ * cannot be used (each problem at file:line:col), {@link EngineException} for a change that could not
+ * be made, whose {@link EngineException.Kind} says why. Messages name the switch and what to do
+ * next, and never contain secrets.
+ */
+public final class WaldoConf implements AutoCloseable {
+    /** Where the operator's key and certificate live unless the options name another directory. */
+    public static final String DEFAULT_OPERATOR_STATE_NAME = ".waldoconf/operator";
+    /** {@link #DEFAULT_OPERATOR_STATE_NAME} as a path. */
+    public static final Path DEFAULT_OPERATOR_STATE = Path.of(DEFAULT_OPERATOR_STATE_NAME);
+
+    private final DeviceFactory devices;
+    private final ChangeEngine engine;
+    private final EngineOptions options;
+
+    private WaldoConf(DeviceFactory devices, ChangeEngine engine, EngineOptions options) {
+        this.devices = Objects.requireNonNull(devices, "devices");
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /**
+     * WaldoConf on real switches: SNMP with secrets from {@code environment} (or their files), and
+     * WaldoConf's change engine reaching the switches' services as {@code options} ask.
+     */
+    public static WaldoConf open(EngineOptions options, Map<String, String> environment) {
+        DeviceFactory devices = new SnmpDeviceFactory(environment);
+        return new WaldoConf(devices, new WaldoConfEngine(devices, operatorState(options), Clock.systemUTC(),
+                options), options);
+    }
+
+    /**
+     * WaldoConf with its switches opened by {@code devices} and its changes made by {@code engine}:
+     * for switches that are not reached over SNMP (simulated ones, tests) and for tests of callers.
+     */
+    public static WaldoConf of(DeviceFactory devices, ChangeEngine engine, EngineOptions options) {
+        return new WaldoConf(devices, engine, options);
+    }
+
+    /** Where this operator's key and certificate (or pinned service certificates) live. */
+    public Path operatorState() {
+        return operatorState(options);
+    }
+
+    private static Path operatorState(EngineOptions options) {
+        return options.operatorState().orElse(DEFAULT_OPERATOR_STATE);
+    }
+
+    /** The options this WaldoConf was opened with. */
+    public EngineOptions options() {
+        return options;
+    }
+
+    /**
+     * What applying {@code planFile} would change: reads every switch of {@code inventory} at once and
+     * resolves the plan against what they hold. Changes nothing.
+     *
+     * @throws ConfigException when the plan is invalid or does not fit the switches (each problem at file:line:col)
+     * @throws EngineException ({@link EngineException.Kind#UNREACHABLE}) naming every switch that could not be read
+     */
+    public ResolvedPlan plan(Path planFile, Inventory inventory) throws ConfigException, EngineException {
+        var plan = PlanLoader.load(planFile, inventory);
+        return PlanResolver.resolve(plan, inventory, readAll(inventory));
+    }
+
+    /**
+     * Applies a plan from {@link #plan} to every switch in one transaction; see
+     * {@link ChangeEngine#apply} for what {@code refuseIfChanged} decides when a switch changed since.
+     */
+    public ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
+            ProgressListener progress) throws EngineException, ConfigException {
+        return engine.apply(preview, trial, refuseIfChanged, progress);
+    }
+
+    /** Keeps a pending trial on every switch of it; see {@link ChangeEngine#confirm}. */
+    public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
+        return engine.confirm(inventory, changeId);
+    }
+
+    /** Reverts a pending trial now on every switch of it, or none; see {@link ChangeEngine#rollback}. */
+    public ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException {
+        return engine.rollback(inventory, changeId, progress);
+    }
+
+    /** Pending trials, each switch's reachability and drift; see {@link ChangeEngine#status}. */
+    public StatusReport status(Inventory inventory) throws EngineException {
+        return engine.status(inventory);
+    }
+
+    /** Starts one switch's service until the handle is closed; see {@link ChangeEngine#startService}. */
+    public RunningService serve(ServiceSpec spec) throws EngineException {
+        return engine.startService(spec);
+    }
+
+    /**
+     * Calls {@code kind.function} of a coordinator Service in {@code program} across the custom services
+     * of {@code switches} (run by {@code serve --service}) as one transaction, as this operator.
+     *
+     * @param arguments the function's arguments after the services (see {@link CustomCall#arguments})
+     * @return the switches that committed, in order, and the function's result (null when it returns nothing)
+     * @throws EngineException {@link EngineException.Kind#REFUSED} when a switch refused, the program aborted
+     *     or failed (no switch changed); {@link EngineException.Kind#UNREACHABLE} when a service did not
+     *     answer; {@link EngineException.Kind#UNAVAILABLE} when this operator has no identity to connect with
+     */
+    public CallResult call(CustomProgram program, List<SwitchEntry> switches, String kind, String function,
+            List<Object> arguments) throws EngineException {
+        try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(switches),
+                operatorNet())) {
+            Object result = call.call(kind, function, arguments);
+            return new CallResult(call.names(), result);
+        } catch (TransactionAbortedException e) {
+            throw new EngineException(EngineException.Kind.REFUSED, (e.reason() == TransactionAbortedException
+                    .Reason.ABORT_CALLED ? "the program called abort()" : "refused: " + e.getMessage())
+                    + "; no switch was changed", e);
+        } catch (ApplicationException e) {
+            throw new EngineException(EngineException.Kind.REFUSED, kind + "." + function + " failed: "
+                    + e.getMessage() + "; no switch was changed", e);
+        } catch (NetworkException e) {
+            throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage() + "; no switch was changed",
+                    e);
+        }
+    }
+
+    /**
+     * How a {@link #call} ended.
+     *
+     * @param switches the switches whose services committed, in the order the coordinator got them
+     * @param result what the function returned, or null when it returns nothing
+     */
+    public record CallResult(List<String> switches, Object result) {
+        /** Copies the list. */
+        public CallResult {
+            switches = List.copyOf(switches);
+        }
+    }
+
+    /** This operator's host as {@link Identities#operatorNet} sets it up, or why it cannot be. */
+    private NetConfig operatorNet() throws EngineException {
+        try {
+            return Identities.operatorNet(operatorState(), options.security());
+        } catch (IllegalStateException e) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+        }
+    }
+
+    /** Reads one switch's VLAN state directly over its device (e.g. to see whether it answers). */
+    public SwitchState read(Inventory inventory, SwitchEntry entry) throws DeviceException {
+        try (VlanDevice device = devices.open(entry, inventory.credentialsOf(entry))) {
+            return device.read();
+        }
+    }
+
+    /**
+     * Every switch's state, read all at once.
+     *
+     * @throws EngineException (unreachable) naming every switch that could not be read and why
+     */
+    private Map<String, SwitchState> readAll(Inventory inventory) throws EngineException {
+        Map<String, Future<SwitchState>> reads = new LinkedHashMap<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (SwitchEntry entry : inventory.switches()) {
+                reads.put(entry.name(), pool.submit(() -> read(inventory, entry)));
+            }
+        }
+        Map<String, SwitchState> states = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        reads.forEach((name, read) -> {
+            try {
+                states.put(name, read.get());
+            } catch (ExecutionException e) {
+                String reason = e.getCause().getMessage();
+                failures.add("  " + (reason.startsWith(name + ":") ? reason : name + ": " + reason));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failures.add("  " + name + ": interrupted");
+            }
+        });
+        if (!failures.isEmpty()) {
+            throw new EngineException(EngineException.Kind.UNREACHABLE, "cannot read " + failures.size() + " of "
+                    + inventory.switches().size() + " switches; nothing was changed:\n" + String.join("\n", failures)
+                    + "\nCheck that the switches are up (for the lab: 'waldoconf lab status') and the inventory's"
+                    + " addresses and credentials.");
+        }
+        return states;
+    }
+
+    /** Releases the engine's connections. */
+    @Override
+    public void close() {
+        engine.close();
+    }
+}
