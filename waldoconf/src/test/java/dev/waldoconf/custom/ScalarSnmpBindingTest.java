@@ -51,7 +51,8 @@ class ScalarSnmpBindingTest {
 
     /** A binding as a fresh service run makes it: over the same journal file, after recovery. */
     private ScalarSnmpBinding restarted() throws Exception {
-        ScalarSnmpBinding started = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent), journal());
+        ScalarSnmpBinding started = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent), journal(),
+                dir.resolve("trial"));
         started.recover();
         return started;
     }
