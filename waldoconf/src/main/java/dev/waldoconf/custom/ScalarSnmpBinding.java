@@ -1,7 +1,9 @@
 package dev.waldoconf.custom;
 
+import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldo.runtime.WaldoObject;
 import dev.waldoconf.custom.ScalarJournal.Entry;
 import dev.waldoconf.custom.ScalarJournal.PreImage;
 import dev.waldoconf.custom.ScalarJournal.Stage;
@@ -50,7 +52,15 @@ import org.snmp4j.smi.OID;
  *       values and pre-image alike, until {@link #resolve} is told the outcome ({@link CustomServer}
  *       asks the hosts journaled with it, see {@link InDoubtRecovery}).</li>
  * </ul>
- * The old value put back is what the agent held, not what the Waldo variable held: a change made
+ * <b>Trials</b>: the shipped trial keeper's variables ({@code @snmp(trial: ...)} in desk.wld) change in
+ * the same transaction as the device variables. A staging journals, in prepare and before the vote,
+ * a {@link TrialRecord} with the pre-image just read from the agent and the deadline, in a
+ * {@link TrialJournal} (the VLAN service's), and hands it to the {@link dev.waldoconf.service.TrialTimer};
+ * a revert SETs that pre-image back like any change (undone on abort); a confirm forgets it. While a
+ * trial is pending, any other change votes no. {@link #load} starts every device variable from the
+ * agent's value, so a revert is what the next transaction sees.
+ *
+ * <p>The old value put back is what the agent held, not what the Waldo variable held: a change made
  * behind the service's back is put back as it was. The runtime calls a binding on one thread per
  * host; the methods are synchronized anyway, because {@link #resolve} comes from elsewhere.
  */
@@ -239,6 +249,26 @@ public final class ScalarSnmpBinding implements Binding {
         resolvePreparedTrial(key, commit);
         inDoubt.remove(key);
         LOG.info("{}: in-doubt transaction {} resolved as {}", agentName, key, commit ? "committed" : "backed out");
+    }
+
+    /**
+     * A transaction starts a device variable from what the agent holds now (read under the
+     * variable's lock), not from what the service last committed: so a trial's revert, which puts
+     * the agent back through this binding, or a change made behind the service's back, never leaves
+     * a variable that claims another value, and setting a value the agent does not hold always
+     * SETs it. The trial keeper's variables start from their committed values.
+     *
+     * @throws DeviceException if the agent does not answer (the transaction fails, naming the agent)
+     */
+    @Override
+    public Object load(WaldoObject owner, String variable, Annotation annotation) throws DeviceException {
+        if (!annotation.arguments().containsKey(CustomProgram.OID_KEY)) {
+            return null;
+        }
+        return switch (agent.get(new OID(annotation.text(CustomProgram.OID_KEY)))) {
+            case ScalarValue.Text text -> text.value();
+            case ScalarValue.Number number -> (double) number.value();
+        };
     }
 
     @Override

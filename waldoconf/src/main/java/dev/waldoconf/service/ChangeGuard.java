@@ -2,8 +2,10 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetHost;
 import dev.waldo.net.PeerIdentity;
+import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldo.runtime.WaldoObject;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
@@ -66,6 +68,15 @@ public final class ChangeGuard implements Binding {
     /** The journal this guard writes. */
     public AuditJournal journal() {
         return journal;
+    }
+
+    /**
+     * Reads go straight to the guarded binding: a transaction that touches a bound variable starts
+     * from what the device holds, whoever runs it; only changes need the change role (prepare).
+     */
+    @Override
+    public Object load(WaldoObject owner, String variable, Annotation annotation) throws Exception {
+        return device.load(owner, variable, annotation);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.waldoconf.custom;
 
+import static dev.waldoconf.custom.NetSnmpAgents.readText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -9,7 +10,6 @@ import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.service.TrialTimer;
-import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -27,7 +27,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snmp4j.smi.OID;
 
 /**
  * Trials of the built-in system-group service against three REAL net-snmp agents on loopback, one
@@ -75,12 +74,7 @@ class SystemGroupTrialNetSnmpTest {
 
     @BeforeEach
     void setBaseline() throws Exception {
-        for (NetSnmpAgents.Agent agent : agents) {
-            try (SnmpScalars rw = SnmpScalars.open(agent.name(), NetSnmpAgents.target(agent, NetSnmpAgents.WRITE))) {
-                rw.set(SnmpScalars.SYS_LOCATION, new ScalarValue.Text("before " + agent.name()));
-                rw.set(SnmpScalars.SYS_CONTACT, new ScalarValue.Text("nobody"));
-            }
-        }
+        NetSnmpAgents.setBaseline(agents);
     }
 
     @AfterEach
@@ -94,8 +88,7 @@ class SystemGroupTrialNetSnmpTest {
         serve();
         CustomCall.Staged staged;
         try (CustomCall call = connect()) {
-            staged = call.callAsTrial(CHANGE, "set_all", List.of("rack 21", "noc@example.net"), TRIAL,
-                    Clock.systemUTC());
+            staged = stage(call, "rack 21", TRIAL);
             assertThat(staged.result()).isEqualTo(3.0);
             assertThat(call.pendingTrials()).singleElement().satisfies(trial -> {
                 assertThat(trial.change()).isEqualTo(staged.change());
@@ -108,19 +101,23 @@ class SystemGroupTrialNetSnmpTest {
 
         assertLocations(null);
         for (NetSnmpAgents.Agent agent : agents) {
-            assertThat(read(agent, SnmpScalars.SYS_CONTACT)).isEqualTo("nobody");
+            assertThat(readText(agent, SnmpScalars.SYS_CONTACT)).isEqualTo("nobody");
         }
         try (CustomCall call = connect()) {
             assertThat(call.pendingTrials()).isEmpty();
+            // The services read the agents afresh: they report the reverted values, and setting the
+            // trial's value again SETs it.
+            assertThat(call.call(CHANGE, "show", List.of()).toString()).contains("trial-agent-2: before trial-agent-2");
+            call.call(CHANGE, "set_all", List.of("rack 21", "noc@example.net"));
         }
+        assertLocations("rack 21");
     }
 
     @Test
     void aConfirmedTrialStaysPastItsDeadline() throws Exception {
         serve();
         try (CustomCall call = connect()) {
-            CustomCall.Staged staged = call.callAsTrial(CHANGE, "set_all", List.of("rack 22", "ops@example.net"),
-                    TRIAL, Clock.systemUTC());
+            CustomCall.Staged staged = stage(call, "rack 22", TRIAL);
 
             assertThat(call.confirm(staged.change())).hasSize(3);
 
@@ -134,8 +131,7 @@ class SystemGroupTrialNetSnmpTest {
     void aRollbackRevertsEveryAgentAtOnce() throws Exception {
         serve();
         try (CustomCall call = connect()) {
-            CustomCall.Staged staged = call.callAsTrial(CHANGE, "set_all", List.of("rack 23", "ops@example.net"),
-                    Duration.ofMinutes(10), Clock.systemUTC());
+            CustomCall.Staged staged = stage(call, "rack 23", Duration.ofMinutes(10));
             assertLocations("rack 23");
 
             assertThat(call.rollback(staged.change())).hasSize(3);
@@ -151,8 +147,7 @@ class SystemGroupTrialNetSnmpTest {
     void aPendingTrialBlocksAnotherChangeUntilItEnds() throws Exception {
         serve();
         try (CustomCall call = connect()) {
-            CustomCall.Staged staged = call.callAsTrial(CHANGE, "set_all", List.of("rack 24", "ops@example.net"),
-                    Duration.ofMinutes(10), Clock.systemUTC());
+            CustomCall.Staged staged = stage(call, "rack 24", Duration.ofMinutes(10));
 
             TransactionAbortedException refused = catchThrowableOfType(TransactionAbortedException.class,
                     () -> call.call(CHANGE, "set_all", List.of("rack 25", "ops@example.net")));
@@ -170,8 +165,7 @@ class SystemGroupTrialNetSnmpTest {
         serve();
         CustomCall.Staged staged;
         try (CustomCall call = connect()) {
-            staged = call.callAsTrial(CHANGE, "set_all", List.of("rack 26", "ops@example.net"), TRIAL,
-                    Clock.systemUTC());
+            staged = stage(call, "rack 26", TRIAL);
         }
         stopServices();
         assertLocations("rack 26");
@@ -184,6 +178,11 @@ class SystemGroupTrialNetSnmpTest {
         awaitReverted(staged.deadline());
 
         assertLocations(null);
+    }
+
+    /** Stages location {@code location} (contact noc@example.net) on every agent as a trial of {@code trial}. */
+    private static CustomCall.Staged stage(CustomCall call, String location, Duration trial) {
+        return call.callAsTrial(CHANGE, "set_all", List.of(location, "noc@example.net"), trial, Clock.systemUTC());
     }
 
     /** Starts one service per agent, with this test's state directories. */
@@ -213,7 +212,7 @@ class SystemGroupTrialNetSnmpTest {
 
     private static boolean allReverted() throws Exception {
         for (NetSnmpAgents.Agent agent : agents) {
-            if (!read(agent, SnmpScalars.SYS_LOCATION).equals("before " + agent.name())) {
+            if (!readText(agent, SnmpScalars.SYS_LOCATION).equals("before " + agent.name())) {
                 return false;
             }
         }
@@ -230,14 +229,9 @@ class SystemGroupTrialNetSnmpTest {
     /** Every agent's sysLocation is {@code location}, or, for null, what it held before the test. */
     private static void assertLocations(String location) throws Exception {
         for (NetSnmpAgents.Agent agent : agents) {
-            assertThat(read(agent, SnmpScalars.SYS_LOCATION)).as(agent.name())
+            assertThat(readText(agent, SnmpScalars.SYS_LOCATION)).as(agent.name())
                     .isEqualTo(location == null ? "before " + agent.name() : location);
         }
     }
 
-    private static String read(NetSnmpAgents.Agent agent, OID oid) throws Exception {
-        try (SnmpScalars ro = SnmpScalars.open(agent.name(), NetSnmpAgents.target(agent, NetSnmpAgents.READ))) {
-            return ((ScalarValue.Text) ro.get(oid)).value();
-        }
-    }
 }
