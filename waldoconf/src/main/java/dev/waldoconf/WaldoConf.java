@@ -159,20 +159,66 @@ public final class WaldoConf implements AutoCloseable {
      */
     public CallResult call(CustomProgram program, List<SwitchEntry> switches, String kind, String function,
             List<Object> arguments) throws EngineException {
+        return onServices(program, switches, kind + "." + function,
+                call -> new CallResult(call.names(), call.call(kind, function, arguments)));
+    }
+
+    /**
+     * Like {@link #call}, as a trial: every switch's service reverts the change by itself after
+     * {@code trial} unless {@link #confirmCall} comes first.
+     *
+     * @return the staged trial: its id, deadline and the function's result
+     * @throws EngineException as {@link #call} does; {@link EngineException.Kind#CONFLICT} when a trial is
+     *     already pending on a switch
+     */
+    public CustomCall.Staged callAsTrial(CustomProgram program, List<SwitchEntry> switches, String kind,
+            String function, List<Object> arguments, Duration trial) throws EngineException {
+        return onServices(program, switches, kind + "." + function,
+                call -> call.callAsTrial(kind, function, arguments, trial, Clock.systemUTC()));
+    }
+
+    /**
+     * Keeps custom trial {@code change} on every switch of {@code switches} where it is pending, in one
+     * transaction.
+     *
+     * @return the switches that kept it
+     * @throws EngineException {@link EngineException.Kind#CONFLICT} when no such trial is pending
+     */
+    public List<String> confirmCall(CustomProgram program, List<SwitchEntry> switches, String change)
+            throws EngineException {
+        return onServices(program, switches, "confirm " + change, call -> call.confirm(change));
+    }
+
+    /** Reverts custom trial {@code change} at once on every switch where it is pending; see {@link #confirmCall}. */
+    public List<String> rollbackCall(CustomProgram program, List<SwitchEntry> switches, String change)
+            throws EngineException {
+        return onServices(program, switches, "rollback " + change, call -> call.rollback(change));
+    }
+
+    /** The custom trials pending on the services of {@code switches}. */
+    public List<CustomCall.PendingTrial> callTrials(CustomProgram program, List<SwitchEntry> switches)
+            throws EngineException {
+        return onServices(program, switches, "list trials", CustomCall::pendingTrials);
+    }
+
+    /** One thing done on the custom services of {@code switches}, its failures as EngineExceptions. */
+    private <T> T onServices(CustomProgram program, List<SwitchEntry> switches, String what,
+            java.util.function.Function<CustomCall, T> action) throws EngineException {
         try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(switches),
                 operatorNet())) {
-            Object result = call.call(kind, function, arguments);
-            return new CallResult(call.names(), result);
+            return action.apply(call);
         } catch (TransactionAbortedException e) {
             throw new EngineException(EngineException.Kind.REFUSED, (e.reason() == TransactionAbortedException
                     .Reason.ABORT_CALLED ? "the program called abort()" : "refused: " + e.getMessage())
                     + "; no switch was changed", e);
         } catch (ApplicationException e) {
-            throw new EngineException(EngineException.Kind.REFUSED, kind + "." + function + " failed: "
-                    + e.getMessage() + "; no switch was changed", e);
+            throw new EngineException(EngineException.Kind.REFUSED, what + " failed: " + e.getMessage()
+                    + "; no switch was changed", e);
         } catch (NetworkException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage() + "; no switch was changed",
                     e);
+        } catch (IllegalArgumentException e) {
+            throw new EngineException(EngineException.Kind.CONFLICT, e.getMessage(), e);
         }
     }
 

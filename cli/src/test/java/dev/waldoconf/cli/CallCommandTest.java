@@ -92,6 +92,49 @@ class CallCommandTest {
     }
 
     @Test
+    void aTrialIsListedConfirmedAndRolledBackFromTheCommandLine() throws Exception {
+        SimulatedSwitch a = lab("sw-a");
+        SimulatedSwitch b = lab("sw-b");
+        String before = a.state().sysLocation();
+        Path inventory = inventory(List.of(a, b), "");
+        serve(inventory);
+        String inv = inventory.toString();
+
+        CliHarness.Result staged = run("call", EXAMPLE, SET_ALL, "rack 31", "noc", "--trial", "10m", "-i", inv);
+        assertThat(staged.exitCode()).as(staged.err()).isEqualTo(ExitCodes.OK);
+        assertThat(staged.out()).contains(" on 2 switch(es): sw-a, sw-b. Every one reverts at ");
+        String change = staged.out().replaceAll("(?s).*Committed trial (\\S+) on.*", "$1");
+        assertThat(staged.out()).contains("unless 'waldoconf call " + EXAMPLE + " --confirm " + change + "'");
+        assertThat(a.state().sysLocation()).isEqualTo("rack 31");
+
+        CliHarness.Result listed = run("call", EXAMPLE, "--trials", "-i", inv);
+        assertThat(listed.out()).contains("Trial " + change + " reverts at ", " on sw-a, sw-b;");
+        CliHarness.Result blocked = run("call", EXAMPLE, SET_ALL, "rack 32", "noc", "-i", inv);
+        assertThat(blocked.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(blocked.err()).contains("trial " + change + " is pending here");
+
+        CliHarness.Result rolledBack = run("call", EXAMPLE, "--rollback", change, "-i", inv);
+        assertThat(rolledBack.exitCode()).as(rolledBack.err()).isEqualTo(ExitCodes.OK);
+        assertThat(rolledBack.out()).contains("Rolled back trial " + change + " on sw-a, sw-b.");
+        assertThat(a.state().sysLocation()).isEqualTo(before);
+        assertThat(b.state().sysLocation()).isNotEqualTo("rack 31");
+
+        CliHarness.Result gone = run("call", EXAMPLE, "--confirm", change, "-i", inv);
+        assertThat(gone.exitCode()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(gone.err()).contains("no trial " + change + " is pending on sw-a, sw-b; no trial is pending there");
+        assertThat(run("call", EXAMPLE, "--trials", "-i", inv).out()).contains("No pending trials.");
+
+        String second = run("call", EXAMPLE, SET_ALL, "rack 33", "noc", "--trial", "10m", "-i", inv).out()
+                .replaceAll("(?s).*Committed trial (\\S+) on.*", "$1");
+        CliHarness.Result confirmed = run("call", EXAMPLE, "--confirm", second, "-i", inv);
+        assertThat(confirmed.out()).contains("Confirmed trial " + second + " on sw-a, sw-b.");
+        assertThat(b.state().sysLocation()).isEqualTo("rack 33");
+        assertThat(run("call", EXAMPLE, "--trials", "-i", inv).out()).contains("No pending trials.");
+        CliHarness.Result mixed = run("call", EXAMPLE, SET_ALL, "--confirm", second, "-i", inv);
+        assertThat(mixed.exitCode()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
     void anUnreachableServiceExitsThree() throws Exception {
         Path inventory = inventory(List.of(lab("sw-a")), "");
 

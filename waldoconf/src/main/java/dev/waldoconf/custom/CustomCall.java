@@ -12,15 +12,23 @@ import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.service.Identities;
 import dev.waldoconf.service.OperatorSession;
 import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What {@code waldoconf call my.wld Kind.function args...} runs on the operator's host: connects to
  * the named switches' custom services, resolves the Service behind each one's desk, creates the
  * coordinator Service {@code Kind} here and calls {@code function(services, args...)} as ONE
- * transaction, so every agent takes the change or none does. Each service reached must be the
+ * transaction, so every agent takes the change or none does; with {@link #callAsTrial} the change is a
+ * trial that every service reverts at its deadline unless {@link #confirm}ed, and {@link #rollback}
+ * reverts it at once, each as one transaction too. Each service reached must be the
  * switch's own ({@link Identities#serviceIdentity}); another one answering is refused before any call.
  */
 public final class CustomCall implements AutoCloseable {
@@ -28,12 +36,31 @@ public final class CustomCall implements AutoCloseable {
     private final NetHost net;
     private final List<String> names;
     private final WList<EndpointRef> services;
+    /** Each service's {@value CustomProgram#TRIAL}, in the order of {@link #names}. */
+    private final List<EndpointRef> trialKeepers;
 
-    private CustomCall(CustomProgram program, NetHost net, List<String> names, WList<EndpointRef> services) {
+    private CustomCall(CustomProgram program, NetHost net, List<String> names, WList<EndpointRef> services,
+            List<EndpointRef> trialKeepers) {
         this.program = program;
         this.net = net;
         this.names = names;
         this.services = services;
+        this.trialKeepers = trialKeepers;
+    }
+
+    /**
+     * A trial pending on some of the services.
+     *
+     * @param change its change id
+     * @param deadline when it reverts
+     * @param switches the switches it was staged on
+     * @param pendingOn the services (of this call) where it is still pending
+     */
+    public record PendingTrial(String change, Instant deadline, List<String> switches, List<String> pendingOn) {
+    }
+
+    /** What {@link #callAsTrial} did: the function's result, and the trial to confirm. */
+    public record Staged(Object result, String change, Instant deadline) {
     }
 
     /**
@@ -54,7 +81,9 @@ public final class CustomCall implements AutoCloseable {
             WaldoObject directory = program.create(CustomProgram.DIRECTORY, net.host());
             @SuppressWarnings("unchecked")
             WList<EndpointRef> services = (WList<EndpointRef>) program.call(directory, "services", desks);
-            return new CustomCall(program, net, List.copyOf(addresses.keySet()), services);
+            @SuppressWarnings("unchecked")
+            WList<EndpointRef> trials = (WList<EndpointRef>) program.call(directory, "trials", desks);
+            return new CustomCall(program, net, List.copyOf(addresses.keySet()), services, List.copyOf(trials));
         } catch (RuntimeException e) {
             net.close();
             throw e;
@@ -92,12 +121,110 @@ public final class CustomCall implements AutoCloseable {
      */
     public Object call(String kind, String function, List<Object> arguments) {
         WaldoObject coordinator = program.create(kind, net.host());
+        return program.call(coordinator, function, withServices(arguments));
+    }
+
+    private Object[] withServices(List<Object> arguments) {
         Object[] all = new Object[arguments.size() + 1];
         all[0] = new WList<>(services);
         for (int i = 0; i < arguments.size(); i++) {
             all[i + 1] = arguments.get(i);
         }
-        return program.call(coordinator, function, all);
+        return all;
+    }
+
+    /**
+     * Calls {@code function} as {@link #call} does, and in the same transaction stages what it changes
+     * on every service as a trial: each service reverts its agent at {@code now + trial} by itself
+     * (after a restart too) unless {@link #confirm} comes first. A service with a pending trial
+     * refuses (confirm or roll that one back first).
+     *
+     * @throws dev.waldo.runtime.TransactionAbortedException if an agent refused or a trial is pending
+     *     (nothing changed anywhere)
+     */
+    public Staged callAsTrial(String kind, String function, List<Object> arguments, Duration trial, Clock clock) {
+        WaldoObject coordinator = program.create(kind, net.host());
+        String change = newChangeId(clock);
+        Instant deadline = clock.instant().plus(trial).truncatedTo(ChronoUnit.SECONDS);
+        String switches = String.join(",", names);
+        Object result = new OperatorTransaction(net.host()).run("trial " + change, ctx -> {
+            for (EndpointRef keeper : trialKeepers) {
+                ctx.call(keeper, "stage", change, (double) deadline.getEpochSecond(), switches);
+            }
+            return ctx.call(coordinator.ref(), function, withServices(arguments));
+        });
+        return new Staged(result, change, deadline);
+    }
+
+    private static String newChangeId(Clock clock) {
+        return "t" + Long.toString(clock.millis() / 1000, 36) + "-"
+                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
+    }
+
+    /**
+     * Keeps trial {@code change} on every service where it is pending, as one transaction.
+     *
+     * @return the services where it was pending
+     * @throws IllegalArgumentException if it is pending on none of them
+     */
+    public List<String> confirm(String change) {
+        return end(change, "confirm");
+    }
+
+    /**
+     * Reverts trial {@code change} now on every service where it is pending, as one transaction:
+     * each agent gets back the values it held before the trial.
+     *
+     * @return the services where it was pending
+     * @throws IllegalArgumentException if it is pending on none of them
+     * @throws dev.waldo.runtime.TransactionAbortedException if an agent refused (nothing changed)
+     */
+    public List<String> rollback(String change) {
+        return end(change, "revert");
+    }
+
+    private List<String> end(String change, String function) {
+        List<String> ended = new OperatorTransaction(net.host()).run(function + " " + change, ctx -> {
+            List<String> found = new ArrayList<>();
+            for (int i = 0; i < trialKeepers.size(); i++) {
+                if ((Boolean) ctx.call(trialKeepers.get(i), function, change)) {
+                    found.add(names.get(i));
+                }
+            }
+            return found;
+        });
+        if (ended.isEmpty()) {
+            throw new IllegalArgumentException("no trial " + change + " is pending on " + String.join(", ", names)
+                    + pendingHint());
+        }
+        return ended;
+    }
+
+    private String pendingHint() {
+        List<PendingTrial> pending = pendingTrials();
+        return pending.isEmpty() ? "; no trial is pending there" : "; pending: " + String.join(", ",
+                pending.stream().map(PendingTrial::change).toList());
+    }
+
+    /** The trials pending on these services, read in one transaction, in the order first found. */
+    public List<PendingTrial> pendingTrials() {
+        return new OperatorTransaction(net.host()).run("trials", ctx -> {
+            Map<String, PendingTrial> found = new LinkedHashMap<>();
+            for (int i = 0; i < trialKeepers.size(); i++) {
+                String change = (String) ctx.call(trialKeepers.get(i), "pending");
+                if (change.isEmpty()) {
+                    continue;
+                }
+                PendingTrial known = found.get(change);
+                List<String> on = new ArrayList<>(known == null ? List.of() : known.pendingOn());
+                on.add(names.get(i));
+                double deadline = (Double) ctx.call(trialKeepers.get(i), "pending_deadline");
+                String switches = (String) ctx.call(trialKeepers.get(i), "pending_switches");
+                found.put(change, new PendingTrial(change, Instant.ofEpochSecond(Math.round(deadline)),
+                        List.of(switches.split(",")), on));
+            }
+            return List.copyOf(found.values());
+        });
     }
 
     /**

@@ -63,16 +63,28 @@ public final class CustomProgram {
     public static final String DIRECTORY = "WaldoConfDirectory";
     /** The annotation a custom service binds to its SNMP agent. */
     public static final String ANNOTATION = "snmp";
-    /** The annotation's one argument: the scalar's instance OID. */
+    /** The annotation's argument in an operator's program: the scalar's instance OID. */
     public static final String OID_KEY = "oid";
     /**
-     * What {@code @snmp} means in a custom service, so the compiler checks every use of it: one
-     * argument, {@code oid}, a dotted scalar instance OID; on a Text (OCTET STRING) or Number
-     * (Integer32) variable of a Service.
+     * The annotation's argument on the shipped trial keeper's variables ({@value #TRIAL}, in
+     * desk.wld): which part of the pending trial the variable holds. Reserved: an operator's
+     * program binds scalars with {@code oid} only.
+     */
+    public static final String TRIAL_KEY = "trial";
+    /** The shipped Service that keeps a custom service's pending trial beside the served Service. */
+    public static final String TRIAL = "WaldoConfTrial";
+    /**
+     * What {@code @snmp} means in a custom service, so the compiler checks every use of it: {@code oid},
+     * a dotted scalar instance OID (or, in the shipped desk.wld only, {@code trial}); on a Text
+     * (OCTET STRING) or Number (Integer32) variable of a Service. That an operator's variable gives
+     * {@code oid} and not {@code trial} is checked by {@link #check}.
      */
     public static final AnnotationSpec SNMP = new AnnotationSpec(ANNOTATION, List.of(
-            new AnnotationSpec.Argument(OID_KEY, Type.TEXT, true, Pattern.compile("[0-9]+(\\.[0-9]+)+"),
-                    "write the scalar's instance OID dotted, with its trailing .0, e.g. '1.3.6.1.2.1.1.6.0'")),
+            new AnnotationSpec.Argument(OID_KEY, Type.TEXT, false, Pattern.compile("[0-9]+(\\.[0-9]+)+"),
+                    "write the scalar's instance OID dotted, with its trailing .0, e.g. '1.3.6.1.2.1.1.6.0'"),
+            new AnnotationSpec.Argument(TRIAL_KEY, Type.TEXT, false,
+                    Pattern.compile("change|deadline|switches|outcome"),
+                    "trial is reserved for WaldoConf's own desk.wld")),
             List.of(Type.TEXT, Type.NUMBER), "an SNMP scalar is Text (OCTET STRING) or Number (Integer32)", true);
     /** How the shipped desk file appears in messages. */
     static final String DESK_FILE = "waldoconf:desk.wld";
@@ -147,7 +159,9 @@ public final class CustomProgram {
         if (!compiled.ok()) {
             throw new CustomProgramException(summarized(compiled.rendered(), compiled.diagnostics().size()));
         }
-        return new CustomProgram(fileName, argument, sources, compiled, javaPackage, compiledAtBuild);
+        CustomProgram program = new CustomProgram(fileName, argument, sources, compiled, javaPackage, compiledAtBuild);
+        program.failOn(program.misboundScalars());
+        return program;
     }
 
     /** The names of the built-in device services, which {@link #check} accepts in place of a file. */
@@ -234,6 +248,23 @@ public final class CustomProgram {
                     + " or one Text (the switch's inventory name), because 'serve' has nothing else to pass")));
         }
         return served;
+    }
+
+    /**
+     * Every {@code @snmp} of the operator's own file that does not name its scalar with {@code oid}
+     * alone: {@code trial} belongs to the shipped trial keeper.
+     */
+    private List<Diagnostic> misboundScalars() {
+        List<Diagnostic> problems = new ArrayList<>();
+        for (KindInfo kind : kinds().values()) {
+            kind.variables().values().forEach(variable -> variable.decl().annotations().stream()
+                    .filter(annotation -> annotation.name().equals(ANNOTATION))
+                    .filter(annotation -> annotation.args().size() != 1
+                            || !annotation.args().get(0).key().equals(OID_KEY))
+                    .forEach(annotation -> problems.add(new Diagnostic(annotation.span(), "a device variable is"
+                            + " bound with @snmp(oid: '...') and nothing else ('trial' is WaldoConf's own)"))));
+        }
+        return problems;
     }
 
     /** Whether {@code kind} declares a variable annotated {@code @snmp}. */

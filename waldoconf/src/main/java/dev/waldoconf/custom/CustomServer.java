@@ -15,6 +15,8 @@ import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.service.AuditJournal;
 import dev.waldoconf.service.ChangeGuard;
+import dev.waldoconf.service.TrialRecord;
+import dev.waldoconf.service.TrialTimer;
 import dev.waldoconf.snmp.SnmpScalars;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -33,22 +35,28 @@ import org.snmp4j.smi.OID;
  * (journaling into {@link #journalFile}), listening at the switch's service address. Each operator
  * that connects gets a {@value CustomProgram#DESK} that hands out the served Service. A {@link ChangeGuard}
  * stands in front of the agent: only operators with the change role may change it, and each change is
- * recorded in the {@link AuditJournal} in the host's state directory.
+ * recorded in the {@link AuditJournal} in the host's state directory. Beside the served Service runs
+ * the shipped {@value CustomProgram#TRIAL}, which keeps the agent's pending trial; a {@link TrialTimer}
+ * reverts it at its deadline, after a restart too (the binding journals it in {@link #trialDir}).
  */
 public final class CustomServer implements RunningService {
     /** The journal's file name in the service's state directory. */
     public static final String JOURNAL_FILE = "scalar-undo.journal";
+    /** The trial journal's directory in the service's state directory. */
+    public static final String TRIAL_DIR = "trial";
 
     private final String name;
     private final NetHost net;
     private final SnmpScalars agent;
     private final WaldoObject service;
     private final InetSocketAddress address;
+    private final TrialTimer timer;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private CustomServer(String name, NetHost net, SnmpScalars agent, WaldoObject service,
-            InetSocketAddress address) {
+            InetSocketAddress address, TrialTimer timer) {
         this.name = name;
+        this.timer = timer;
         this.net = net;
         this.agent = agent;
         this.service = service;
@@ -137,9 +145,11 @@ public final class CustomServer implements RunningService {
             throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
         checkObjects(program, served, agent);
-        ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent, ScalarJournal.open(journalFile(net)));
+        ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent, ScalarJournal.open(journalFile(net)),
+                trialDir(net));
         binding.recover();
         NetHost host = NetHost.start(net, program.load().structs());
+        TrialTimer timer = null;
         try {
             host.host().bind(CustomProgram.ANNOTATION, binding);
             ChangeGuard.install(name, host, CustomProgram.ANNOTATION, new AuditJournal(net.stateDir()),
@@ -147,13 +157,57 @@ public final class CustomServer implements RunningService {
             boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
             WaldoObject service = takesName ? program.create(served.name(), host.host(), name)
                     : program.create(served.name(), host.host());
-            InetSocketAddress bound = host.listen(listen, program.factory(CustomProgram.DESK, service.ref()), null);
+            WaldoObject trials = program.create(CustomProgram.TRIAL, host.host());
+            timer = new TrialTimer(name, host.host(), Clock.systemUTC(), new ScalarTrials(program, binding, trials));
+            restorePendingTrial(program, binding, trials);
+            binding.watchDeadlines(timer::checkAtDeadline);
+            InetSocketAddress bound = host.listen(listen, program.factory(CustomProgram.DESK, service.ref(),
+                    trials.ref()), null);
             InDoubtRecovery.start(name, binding, host, otherServices);
-            return new CustomServer(name, host, agent, service, bound);
+            return new CustomServer(name, host, agent, service, bound, timer);
         } catch (RuntimeException e) {
+            if (timer != null) {
+                timer.close();
+            }
             host.close();
             throw e;
         }
+    }
+
+    /** The trial keeper takes back the trial the journal holds, so confirm and rollback find it. */
+    private static void restorePendingTrial(CustomProgram program, ScalarSnmpBinding binding, WaldoObject trials) {
+        TrialRecord<?> pending = binding.trial();
+        if (pending.hasTrial()) {
+            program.call(trials, "restore", pending.trial(), (double) pending.deadlineEpochSeconds(),
+                    String.join(",", pending.switches()));
+        }
+    }
+
+    /** The trial timer's view of this service: the binding's trial record, and the keeper's revert. */
+    private record ScalarTrials(CustomProgram program, ScalarSnmpBinding binding, WaldoObject keeper)
+            implements TrialTimer.Trials {
+        @Override
+        public String pending() {
+            return binding.trial().trial();
+        }
+
+        @Override
+        public Map<String, Boolean> undecided() {
+            return binding.undecidedTrials();
+        }
+
+        @Override
+        public boolean revert(String change) {
+            return (Boolean) program.call(keeper, "revert", change);
+        }
+    }
+
+    /**
+     * Where the service journals its pending trial (the pre-image it reverts to and the deadline): a
+     * directory in its host's state directory.
+     */
+    public static Path trialDir(NetConfig net) {
+        return net.stateDir().resolve(TRIAL_DIR);
     }
 
     /**
@@ -209,6 +263,7 @@ public final class CustomServer implements RunningService {
     @Override
     public void close() {
         try {
+            timer.close();
             net.close();
             agent.close();
         } finally {

@@ -1,6 +1,7 @@
 package dev.waldoconf.custom;
 
 import dev.waldoconf.service.DurableFile;
+import dev.waldoconf.service.TrialJournal;
 import dev.waldoconf.snmp.ScalarValue;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -248,12 +249,31 @@ public final class ScalarJournal {
                 text.append("peer ").append(URLEncoder.encode(peer, StandardCharsets.UTF_8)).append('\n');
             }
             for (PreImage preImage : entry.preImages()) {
-                text.append("pre-image ").append(preImage.oid().toDottedString()).append(' ')
-                        .append(value(preImage.old())).append('\n');
+                text.append(line(preImage)).append('\n');
             }
         }
         return text.append("end ").append(entries.size()).append('\n').toString();
     }
+
+    private static String line(PreImage preImage) {
+        return "pre-image " + preImage.oid().toDottedString() + " " + value(preImage.old());
+    }
+
+    /**
+     * How a custom service's {@link TrialJournal} writes scalar values: one {@code pre-image OID
+     * text|number VALUE} line each, as in this journal.
+     */
+    static final TrialJournal.StateFormat<List<PreImage>> VALUES = new TrialJournal.StateFormat<>() {
+        @Override
+        public List<String> lines(List<PreImage> values) {
+            return values.stream().map(ScalarJournal::line).toList();
+        }
+
+        @Override
+        public List<PreImage> parse(List<String> lines) {
+            return lines.stream().map(line -> preImage(line.split(" ", -1))).toList();
+        }
+    };
 
     private static String value(ScalarValue value) {
         return switch (value) {

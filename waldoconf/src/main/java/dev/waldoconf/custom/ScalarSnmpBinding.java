@@ -1,19 +1,29 @@
 package dev.waldoconf.custom;
 
+import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldo.runtime.WaldoObject;
 import dev.waldoconf.custom.ScalarJournal.Entry;
 import dev.waldoconf.custom.ScalarJournal.PreImage;
 import dev.waldoconf.custom.ScalarJournal.Stage;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
+import dev.waldoconf.service.TrialJournal;
+import dev.waldoconf.service.TrialRecord;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snmp4j.smi.OID;
@@ -42,35 +52,91 @@ import org.snmp4j.smi.OID;
  *       values and pre-image alike, until {@link #resolve} is told the outcome ({@link CustomServer}
  *       asks the hosts journaled with it, see {@link InDoubtRecovery}).</li>
  * </ul>
- * The old value put back is what the agent held, not what the Waldo variable held: a change made
+ * <b>Trials</b>: the shipped trial keeper's variables ({@code @snmp(trial: ...)} in desk.wld) change in
+ * the same transaction as the device variables. A staging journals, in prepare and before the vote,
+ * a {@link TrialRecord} with the pre-image just read from the agent and the deadline, in a
+ * {@link TrialJournal} (the VLAN service's), and hands it to the {@link dev.waldoconf.service.TrialTimer};
+ * a revert SETs that pre-image back like any change (undone on abort); a confirm forgets it. While a
+ * trial is pending, any other change votes no. {@link #load} starts every device variable from the
+ * agent's value, so a revert is what the next transaction sees.
+ *
+ * <p>The old value put back is what the agent held, not what the Waldo variable held: a change made
  * behind the service's back is put back as it was. The runtime calls a binding on one thread per
  * host; the methods are synchronized anyway, because {@link #resolve} comes from elsewhere.
  */
 public final class ScalarSnmpBinding implements Binding {
     private static final Logger LOG = LoggerFactory.getLogger(ScalarSnmpBinding.class);
+    /** The {@code trial} arguments of the trial keeper's variables in desk.wld. */
+    private static final String TRIAL_CHANGE = "change";
+    private static final String TRIAL_DEADLINE = "deadline";
+    private static final String TRIAL_SWITCHES = "switches";
+    private static final String TRIAL_OUTCOME = "outcome";
+    /** How desk.wld's outcome starts for a revert, and for the trial a restarted server takes back. */
+    private static final String REVERTED = "reverted ";
+    private static final String RESTORED = "restored ";
 
     private final String agentName;
     private final SnmpScalars agent;
     private final ScalarJournal journal;
+    private final TrialJournal<List<PreImage>> trials;
+    /** The committed trial record: the pending trial and its pre-image, or one with no trial. */
+    private volatile TrialRecord<List<PreImage>> trial = NO_TRIAL;
+    /** Trial records prepared here and not yet ended, by the runtime's transaction id. */
+    private final Map<String, TrialRecord<List<PreImage>>> preparedTrials = new ConcurrentHashMap<>();
+    /** Told of every prepared and committed record with a trial, so it is checked at its deadline. */
+    private volatile Consumer<TrialRecord<?>> onDeadline = record -> { };
     /** Tells this run's journal entries from a previous run's: transaction ids restart with the process. */
     private final String run = UUID.randomUUID().toString().substring(0, 8);
     /** Journal keys of the entries {@link #recover()} found in doubt and nobody has resolved yet. */
     private final Set<String> inDoubt = new LinkedHashSet<>();
+
+    private static final TrialRecord<List<PreImage>> NO_TRIAL =
+            new TrialRecord<>("none", List.of(), "", 0, List.of(), List.of());
 
     /** One object a transaction changes. */
     private record Planned(OID oid, ScalarValue value, String where) {
     }
 
     /**
-     * A binding onto {@code agent}, journaling into {@code journal}. Call {@link #recover()} before
-     * the first transaction.
+     * A binding onto {@code agent}, journaling undo data into {@code journal} and trials into a
+     * {@link TrialJournal} in {@code trialDir}. Call {@link #recover()} before the first transaction.
      *
      * @param agentName the switch's inventory name, for messages (the agent's own messages carry it too)
+     * @throws IOException if {@code trialDir} cannot be created
      */
-    public ScalarSnmpBinding(String agentName, SnmpScalars agent, ScalarJournal journal) {
+    public ScalarSnmpBinding(String agentName, SnmpScalars agent, ScalarJournal journal, Path trialDir)
+            throws IOException {
         this.agentName = agentName;
         this.agent = agent;
         this.journal = journal;
+        this.trials = new TrialJournal<>(trialDir, ScalarJournal.VALUES);
+    }
+
+    /**
+     * From now on, hands every prepared or committed record with a trial to {@code timer}, starting
+     * with the pending trial {@link #recover()} found.
+     */
+    public void watchDeadlines(Consumer<TrialRecord<?>> timer) {
+        onDeadline = timer;
+        TrialRecord<List<PreImage>> pending = trial;
+        if (pending.hasTrial()) {
+            timer.accept(pending);
+        }
+    }
+
+    /** The committed trial record: {@link TrialRecord#hasTrial()} while a trial is pending here. */
+    public TrialRecord<List<PreImage>> trial() {
+        return trial;
+    }
+
+    /**
+     * Transactions that prepared a trial record here and have not ended, by the runtime's id, each
+     * with whether it ends the trial (true) or stages one (false).
+     */
+    public Map<String, Boolean> undecidedTrials() {
+        Map<String, Boolean> undecided = new HashMap<>();
+        preparedTrials.forEach((id, record) -> undecided.put(id, !record.hasTrial()));
+        return undecided;
     }
 
     /**
@@ -83,6 +149,9 @@ public final class ScalarSnmpBinding implements Binding {
      */
     public synchronized List<Entry> recover() throws DeviceException, IOException {
         List<Entry> entries = new ArrayList<>(journal.entries());
+        TrialRecord<List<PreImage>> committedTrial = trials.committed();
+        trial = committedTrial == null ? NO_TRIAL : committedTrial;
+        recoverPreparedTrial(entries);
         for (Entry entry : entries.reversed()) {
             if (entry.stage() == Stage.PREPARED) {
                 inDoubt.add(entry.key());
@@ -98,6 +167,43 @@ public final class ScalarSnmpBinding implements Binding {
                     entry.stage().word());
         }
         return inDoubt();
+    }
+
+    /**
+     * Settles a trial record that prepared before the service stopped, by its transaction's entry in
+     * the undo journal: none left means the transaction committed (commit forgets the entry before
+     * it keeps the trial record), a prepared one is in doubt and waits for {@link #resolve}, any
+     * other was never decided yes here and is forgotten with its undo.
+     */
+    private void recoverPreparedTrial(List<Entry> entries) throws IOException {
+        TrialRecord<List<PreImage>> prepared = trials.prepared();
+        if (prepared == null) {
+            return;
+        }
+        Entry entry = entries.stream().filter(e -> e.key().equals(prepared.transaction())).findFirst().orElse(null);
+        if (entry == null) {
+            trials.commit();
+            trial = prepared;
+        } else if (entry.stage() != Stage.PREPARED) {
+            trials.abort();
+        }
+    }
+
+    /** Ends the prepared trial record of in-doubt transaction {@code key}, if it has one. */
+    private void resolvePreparedTrial(String key, boolean commit) throws IOException {
+        TrialRecord<List<PreImage>> prepared = trials.prepared();
+        if (prepared == null || !prepared.transaction().equals(key)) {
+            return;
+        }
+        if (commit) {
+            trials.commit();
+            trial = prepared;
+            if (prepared.hasTrial()) {
+                onDeadline.accept(prepared);
+            }
+        } else {
+            trials.abort();
+        }
     }
 
     /** The entries found in doubt at start that are not resolved yet. */
@@ -140,8 +246,29 @@ public final class ScalarSnmpBinding implements Binding {
             undo(entry, "in-doubt transaction " + key + " was backed out");
             journal.remove(key);
         }
+        resolvePreparedTrial(key, commit);
         inDoubt.remove(key);
         LOG.info("{}: in-doubt transaction {} resolved as {}", agentName, key, commit ? "committed" : "backed out");
+    }
+
+    /**
+     * A transaction starts a device variable from what the agent holds now (read under the
+     * variable's lock), not from what the service last committed: so a trial's revert, which puts
+     * the agent back through this binding, or a change made behind the service's back, never leaves
+     * a variable that claims another value, and setting a value the agent does not hold always
+     * SETs it. The trial keeper's variables start from their committed values.
+     *
+     * @throws DeviceException if the agent does not answer (the transaction fails, naming the agent)
+     */
+    @Override
+    public Object load(WaldoObject owner, String variable, Annotation annotation) throws DeviceException {
+        if (!annotation.arguments().containsKey(CustomProgram.OID_KEY)) {
+            return null;
+        }
+        return switch (agent.get(new OID(annotation.text(CustomProgram.OID_KEY)))) {
+            case ScalarValue.Text text -> text.value();
+            case ScalarValue.Number number -> (double) number.value();
+        };
     }
 
     @Override
@@ -150,8 +277,27 @@ public final class ScalarSnmpBinding implements Binding {
         if (owed != null) {
             return Vote.no(owed);
         }
+        Map<String, Object> trialChanges = trialChanges(transaction);
+        String outcome = (String) trialChanges.get(TRIAL_OUTCOME);
+        if (outcome != null && outcome.startsWith(RESTORED)) {
+            return Vote.yes();  // the server takes its journaled trial back; the agent is as the journal says
+        }
+        TrialRecord<List<PreImage>> pending = trial;
         List<Planned> plan = new ArrayList<>();
+        if (outcome != null && outcome.startsWith(REVERTED)) {
+            for (PreImage preImage : pending.before()) {
+                plan.add(new Planned(preImage.oid(), preImage.old(), "the value before trial " + pending.trial()
+                        + " at " + preImage.oid()));
+            }
+        }
         for (BoundTransaction.Change change : transaction.changes()) {
+            if (isTrialVariable(change)) {
+                continue;
+            }
+            if (outcome == null && pending.hasTrial()) {
+                return votingNo(agentName + ": trial " + pending.trial() + " is pending here (it reverts at "
+                        + Instant.ofEpochSecond(pending.deadlineEpochSeconds()) + "); confirm or roll it back first");
+            }
             String oid = change.annotation().text(CustomProgram.OID_KEY);  // the checker made sure it is there
             String where = "variable '" + change.variable() + "' @snmp(oid: '" + oid + "')";
             try {
@@ -163,6 +309,9 @@ public final class ScalarSnmpBinding implements Binding {
         Entry entry;
         try {
             entry = journalPreImages(key(transaction), plan, transaction.peers());
+            if (outcome != null) {
+                prepareTrial(transaction, entry, plan, trialChanges);
+            }
         } catch (DeviceException e) {
             return votingNo(e.getMessage());
         } catch (IOException e) {
@@ -181,6 +330,45 @@ public final class ScalarSnmpBinding implements Binding {
             return votingNo(journalProblem(e));
         }
         return Vote.yes();
+    }
+
+    /** The trial keeper's variables this transaction changes, by their {@code trial} argument: their new values. */
+    private static Map<String, Object> trialChanges(BoundTransaction transaction) {
+        Map<String, Object> found = new HashMap<>();
+        for (BoundTransaction.Change change : transaction.changes()) {
+            if (isTrialVariable(change)) {
+                found.put(change.annotation().text(CustomProgram.TRIAL_KEY), change.after());
+            }
+        }
+        return found;
+    }
+
+    private static boolean isTrialVariable(BoundTransaction.Change change) {
+        return change.annotation().arguments().containsKey(CustomProgram.TRIAL_KEY);
+    }
+
+    /**
+     * Journals, durably and before the vote, the trial this transaction leaves: a staged one keeps
+     * the pre-image the undo journal just read (what the agent held, not what Waldo held) with
+     * its deadline and switches; a confirm or revert leaves none.
+     */
+    private void prepareTrial(BoundTransaction transaction, Entry entry, List<Planned> plan,
+            Map<String, Object> changes) throws IOException {
+        String change = (String) changes.getOrDefault(TRIAL_CHANGE, "");
+        TrialRecord<List<PreImage>> record = change.isEmpty() ? new TrialRecord<>(entry.key(), List.of(), "", 0,
+                List.of(), List.of())
+                : new TrialRecord<>(entry.key(), plan.stream().map(p -> new PreImage(p.oid(), p.value())).toList(),
+                        change, Math.round((Double) changes.getOrDefault(TRIAL_DEADLINE, 0.0)),
+                        switches((String) changes.getOrDefault(TRIAL_SWITCHES, "")), entry.preImages());
+        trials.prepare(record);
+        preparedTrials.put(transaction.id(), record);
+        if (record.hasTrial()) {
+            onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
+        }
+    }
+
+    private static List<String> switches(String commaSeparated) {
+        return commaSeparated.isEmpty() ? List.of() : List.of(commaSeparated.split(","));
     }
 
     /**
@@ -251,11 +439,24 @@ public final class ScalarSnmpBinding implements Binding {
 
     @Override
     public synchronized void commit(BoundTransaction transaction) throws IOException {
+        // The undo entry goes first: a prepared trial record without its entry counts as committed
+        // at the next start.
         journal.commit(key(transaction));
+        TrialRecord<List<PreImage>> record = preparedTrials.remove(transaction.id());
+        if (record != null) {
+            trials.commit();
+            trial = record;
+            if (record.hasTrial()) {
+                onDeadline.accept(record);
+            }
+        }
     }
 
     @Override
     public synchronized void abort(BoundTransaction transaction) throws IOException {
+        if (preparedTrials.remove(transaction.id()) != null) {
+            trials.abort();
+        }
         Entry entry = journal.entry(key(transaction)).orElse(null);
         if (entry == null) {
             return;  // prepare failed before it journaled anything, so it SET nothing

@@ -8,9 +8,13 @@
  *       shipped {@code desk.wld} and checks the rules for custom services.</li>
  *   <li>{@link dev.waldoconf.custom.ScalarSnmpBinding} mirrors {@code @snmp(oid: '...')} variables
  *       onto an SNMP agent inside two-phase commit, with the pre-images of unfinished transactions
- *       in a durable {@link dev.waldoconf.custom.ScalarJournal}, settled when the service starts.</li>
+ *       in a durable {@link dev.waldoconf.custom.ScalarJournal}, settled when the service starts, and
+ *       the pending trial (desk.wld's {@code WaldoConfTrial}) in the same
+ *       {@link dev.waldoconf.service.TrialJournal} the VLAN service uses.</li>
  *   <li>{@link dev.waldoconf.custom.CustomServer} is what {@code serve} runs for one switch;
- *       {@link dev.waldoconf.custom.CustomCall} is what {@code call} runs on the operator's host.</li>
+ *       it reverts a trial at its deadline with the shared {@link dev.waldoconf.service.TrialTimer}.
+ *       {@link dev.waldoconf.custom.CustomCall} is what {@code call} runs on the operator's host,
+ *       including {@code --trial}, {@code --confirm}, {@code --rollback} and {@code --trials}.</li>
  * </ul>
  * See the "Custom device services" section of {@code waldoconf/README.md}.
  */

@@ -71,8 +71,8 @@ public final class ChangeGuard implements Binding {
     }
 
     /**
-     * Reading is not changing: the device binding loads as it would unguarded, so a transaction
-     * resolves against what the switch holds (an operator's apply reads every switch this way).
+     * Reads go straight to the guarded binding: a transaction that touches a bound variable starts
+     * from what the device holds, whoever runs it; only changes need the change role (prepare).
      */
     @Override
     public Object load(WaldoObject owner, String variable, Annotation annotation) throws Exception {

@@ -40,8 +40,8 @@ public final class SwitchBinding implements Binding {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchBinding.class);
 
     private final VlanDevice device;
-    private final TrialJournal journal;
-    private final Consumer<TrialRecord> onDeadline;
+    private final TrialJournal<SwitchState> journal;
+    private final Consumer<TrialRecord<SwitchState>> onDeadline;
     private final Map<String, SwitchState> pushedOver = new HashMap<>();
     /**
      * The switch as last known: as the last load read it, or as the last push
@@ -51,13 +51,13 @@ public final class SwitchBinding implements Binding {
      */
     private volatile SwitchState lastRead = SwitchState.empty();
     /** Prepared and not yet ended; read by the expiry timer, hence concurrent. */
-    private final Map<String, TrialRecord> preparedRecords = new ConcurrentHashMap<>();
+    private final Map<String, TrialRecord<SwitchState>> preparedRecords = new ConcurrentHashMap<>();
 
     /**
      * @param onDeadline told of every prepared and every committed record that
      *     carries a trial, so the service checks it at its deadline
      */
-    public SwitchBinding(VlanDevice device, TrialJournal journal, Consumer<TrialRecord> onDeadline) {
+    public SwitchBinding(VlanDevice device, TrialJournal<SwitchState> journal, Consumer<TrialRecord<SwitchState>> onDeadline) {
         this.device = device;
         this.journal = journal;
         this.onDeadline = onDeadline;
@@ -67,7 +67,7 @@ public final class SwitchBinding implements Binding {
      * Transactions that prepared here and have not ended, by id: if the
      * coordinator is gone, these are in doubt.
      */
-    public Map<String, TrialRecord> prepared() {
+    public Map<String, TrialRecord<SwitchState>> prepared() {
         return Map.copyOf(preparedRecords);
     }
 
@@ -121,7 +121,7 @@ public final class SwitchBinding implements Binding {
     public synchronized Vote prepare(BoundTransaction transaction) throws Exception {
         WaldoObject service = transaction.changes().get(0).owner();
         SwitchState read = lastRead;
-        TrialRecord record = record(transaction, service, read);
+        TrialRecord<SwitchState> record = record(transaction, service, read);
         journal.prepare(record);
         preparedRecords.put(transaction.id(), record);
         if (record.hasTrial()) {
@@ -155,12 +155,12 @@ public final class SwitchBinding implements Binding {
      * What {@code service} holds once {@code transaction} commits: the tables it sets, or else
      * the switch as the transaction read it ({@code read}), and the trial variables.
      */
-    private static TrialRecord record(BoundTransaction transaction, WaldoObject service, SwitchState read) {
+    private static TrialRecord<SwitchState> record(BoundTransaction transaction, WaldoObject service, SwitchState read) {
         Object vlans = transaction.change(service, VlanSwitch.VLANS).<Object>map(VlanSwitch.VLANS::after)
                 .orElseGet(() -> WaldoState.vlans(read));
         Object pvids = transaction.change(service, VlanSwitch.PVIDS).<Object>map(VlanSwitch.PVIDS::after)
                 .orElseGet(() -> WaldoState.pvids(read));
-        return new TrialRecord(transaction.id(),
+        return new TrialRecord<>(transaction.id(),
                 WaldoState.state(vlans, pvids),
                 transaction.valueAfter(service, VlanSwitch.TRIAL),
                 Math.round(transaction.valueAfter(service, VlanSwitch.TRIAL_DEADLINE)),
@@ -172,7 +172,7 @@ public final class SwitchBinding implements Binding {
     @Override
     public synchronized void commit(BoundTransaction transaction) throws Exception {
         pushedOver.remove(transaction.id());
-        TrialRecord record = preparedRecords.remove(transaction.id());
+        TrialRecord<SwitchState> record = preparedRecords.remove(transaction.id());
         journal.commit();
         if (record != null && record.hasTrial()) {
             onDeadline.accept(record);

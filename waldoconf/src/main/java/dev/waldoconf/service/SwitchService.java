@@ -1,8 +1,6 @@
 package dev.waldoconf.service;
 
 import dev.waldo.runtime.Host;
-import dev.waldo.runtime.TransactionAbortedException;
-import dev.waldo.runtime.WaldoException;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
@@ -11,54 +9,36 @@ import dev.waldoconf.services.VlanSwitch;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One WaldoConf service for one switch: the VlanSwitch Waldo service on a
  * host, bound to the switch through {@link SwitchBinding}, with a durable
- * journal in its state directory and a timer that reverts a pending trial at
+ * journal in its state directory and a {@link TrialTimer} that reverts a pending trial at
  * its deadline — after a restart too, and without any peer.
  */
 public final class SwitchService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchService.class);
-    /**
-     * How often the service looks again at what it must still put right: an
-     * expired trial not yet reverted, a transaction left in doubt, an undo owed
-     * to a switch that did not answer.
-     */
-    static final Duration RECHECK_INTERVAL = Duration.ofSeconds(5);
-
     private final String name;
     private final VlanDevice device;
-    private final TrialJournal journal;
-    private final Clock clock;
-    private final ScheduledExecutorService timer;
-    private final Host host;
+    private final TrialJournal<SwitchState> journal;
+    private final TrialTimer timer;
     private final SwitchBinding binding;
     private final VlanSwitch service;
-    private final AtomicBoolean reverting = new AtomicBoolean();
 
-    private SwitchService(String name, Host host, VlanDevice device, TrialJournal journal, Clock clock) {
+    private SwitchService(String name, Host host, VlanDevice device, TrialJournal<SwitchState> journal, Clock clock) {
         this.name = name;
         this.device = device;
         this.journal = journal;
-        this.clock = clock;
-        this.host = host;
-        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("trial-expiry-" + name).factory());
-        this.binding = new SwitchBinding(device, journal, this::checkAtDeadline);
+        this.timer = new TrialTimer(name, host, clock, new VlanTrials());
+        this.binding = new SwitchBinding(device, journal, timer::checkAtDeadline);
         host.bind("snmp", binding);
         this.service = VlanSwitch.create(host, name);
-        timer.scheduleWithFixedDelay(this::reconcileIfOwed, RECHECK_INTERVAL.toMillis(), RECHECK_INTERVAL.toMillis(),
-                TimeUnit.MILLISECONDS);
+        timer.everyRecheck(this::reconcileIfOwed);
     }
 
     /**
@@ -71,7 +51,7 @@ public final class SwitchService implements AutoCloseable {
      */
     public static SwitchService start(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
             throws IOException, DeviceException {
-        SwitchService started = new SwitchService(name, host, device, new TrialJournal(stateDir), clock);
+        SwitchService started = new SwitchService(name, host, device, new TrialJournal<>(stateDir, VlanStateFormat.INSTANCE), clock);
         started.recover();
         return started;
     }
@@ -92,14 +72,14 @@ public final class SwitchService implements AutoCloseable {
     }
 
     private void recover() throws IOException, DeviceException {
-        TrialRecord record = recoveredRecord();
+        TrialRecord<SwitchState> record = recoveredRecord();
         if (record == null) {
             SwitchState found = device.read();
             // The adopted state is the committed record: a staging that dies half-pushed before any
             // change committed here is undone back to it at the next start. (Restoring it changes no
             // bound variable, since each transaction starts from the switch's own state, so the
             // binding would not journal it.)
-            journal.replaceCommitted(new TrialRecord("adopted", found, "", 0, java.util.List.of(),
+            journal.replaceCommitted(new TrialRecord<>("adopted", found, "", 0, java.util.List.of(),
                     SwitchState.empty()));
             service.restore(WaldoState.vlans(found), WaldoState.pvids(found), "", 0, new WList<>(),
                     WaldoState.vlans(SwitchState.empty()), WaldoState.pvids(SwitchState.empty()));
@@ -119,12 +99,12 @@ public final class SwitchService implements AutoCloseable {
     /**
      * The record to resume from. A prepared record without an outcome means the
      * service stopped inside two-phase commit; it is resolved by the same rule
-     * as {@link #expire}: a staging is taken as backed out (the committed record
+     * as {@link TrialTimer}: a staging is taken as backed out (the committed record
      * stands, and restoring it puts back whatever part of the change reached the
      * switch), a confirm or revert as committed.
      */
-    private TrialRecord recoveredRecord() throws IOException {
-        TrialRecord prepared = journal.prepared();
+    private TrialRecord<SwitchState> recoveredRecord() throws IOException {
+        TrialRecord<SwitchState> prepared = journal.prepared();
         if (prepared != null && !prepared.hasTrial()) {
             journal.replaceCommitted(prepared);
             return prepared;
@@ -135,60 +115,23 @@ public final class SwitchService implements AutoCloseable {
         return journal.committed();
     }
 
-    /**
-     * Called by the binding for each prepared or committed record with a trial:
-     * check the trial at its deadline. Checks are idempotent, so scheduling one
-     * twice (at prepare and again at commit) is harmless.
-     */
-    private void checkAtDeadline(TrialRecord record) {
-        long delayMs = Math.max(0, record.deadlineEpochSeconds() * 1000 - clock.millis());
-        timer.schedule(() -> expire(record.trial()), delayMs, TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * The deadline of trial {@code change} passed. This never blocks the
-     * timer: it ends what a vanished coordinator left in doubt, starts the
-     * revert on a thread of its own (it may wait behind a transaction still
-     * being decided), and looks again every few seconds until the trial is
-     * gone and nothing it could depend on is left in doubt.
-     *
-     * <p>In doubt, a staging (it sets a trial) is backed out and a confirm or
-     * revert (it ends one) is committed. Both converge: a staged change that
-     * some switches did commit reverts on them at this same deadline, since no
-     * confirm can succeed without this switch; a confirm or revert in doubt
-     * had every participant's yes.
-     */
-    private void expire(String change) {
-        resolveInDoubt();
-        boolean pendingHere = change.equals(service.committed(VlanSwitch.TRIAL));
-        if (!pendingHere && binding.prepared().isEmpty()) {
-            return;
+    /** The timer's view of this service: its pending trial, its undecided transactions, its revert. */
+    private final class VlanTrials implements TrialTimer.Trials {
+        @Override
+        public String pending() {
+            return service.committed(VlanSwitch.TRIAL);
         }
-        if (pendingHere && reverting.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("trial-revert-" + name).start(() -> revert(change));
-        }
-        timer.schedule(() -> expire(change), RECHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-    }
 
-    private void resolveInDoubt() {
-        for (Map.Entry<String, TrialRecord> inDoubt : binding.prepared().entrySet()) {
-            boolean commit = !inDoubt.getValue().hasTrial();
-            if (host.resolveInDoubt(inDoubt.getKey(), commit)) {
-                LOG.warn("{}: the coordinator of transaction {} is gone; {} it on this switch alone", name,
-                        inDoubt.getKey(), commit ? "committed" : "backed out");
-            }
+        @Override
+        public Map<String, Boolean> undecided() {
+            Map<String, Boolean> undecided = new HashMap<>();
+            binding.prepared().forEach((transaction, record) -> undecided.put(transaction, !record.hasTrial()));
+            return undecided;
         }
-    }
 
-    private void revert(String change) {
-        try {
-            if (service.revert(change)) {
-                LOG.info("{}: trial {} expired and was reverted", name, change);
-            }
-        } catch (TransactionAbortedException | WaldoException e) {
-            LOG.warn("{}: reverting expired trial {} failed ({}); trying again", name, change, e.getMessage());
-        } finally {
-            reverting.set(false);
+        @Override
+        public boolean revert(String change) {
+            return service.revert(change);
         }
     }
 
@@ -201,6 +144,6 @@ public final class SwitchService implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        timer.close();
     }
 }

@@ -101,12 +101,27 @@ class CustomProgramTest {
         assertThatThrownBy(() -> CustomProgram.check(file)).isInstanceOf(CustomProgramException.class)
                 .hasMessageContaining(file + ":2:16: error: 'sysLocation' is not a valid oid for @snmp: write the"
                         + " scalar's instance OID dotted, with its trailing .0, e.g. '1.3.6.1.2.1.1.6.0'")
-                .hasMessageContaining(file + ":3:5: error: @snmp needs argument 'oid' (Text)")
                 .hasMessageContaining(file + ":3:11: error: @snmp has no argument 'table'; it takes oid: Text")
                 .hasMessageContaining(file + ":4:57: error: @snmp variable 'c' is List(element: Text); an SNMP"
                         + " scalar is Text (OCTET STRING) or Number (Integer32)")
                 .hasMessageContaining(file + ":7:5: error: @snmp variables belong in a Service; E is an Endpoint")
-                .hasMessageEndingWith("5 errors");
+                .hasMessageEndingWith("4 errors");
+    }
+
+    @Test
+    void aDeviceVariableNamesItsOidAndLeavesTrialToWaldoConf() throws Exception {
+        Path file = write("""
+                Service S {
+                    @snmp(trial: 'change') Text b;
+                    @snmp(oid: '1.3.6.1.2.1.1.4.0', trial: 'deadline') Number c;
+                }
+                """);
+
+        assertThatThrownBy(() -> CustomProgram.check(file)).isInstanceOf(CustomProgramException.class)
+                .hasMessageContaining(file + ":2:5: error: a device variable is bound with @snmp(oid: '...') and"
+                        + " nothing else ('trial' is WaldoConf's own)")
+                .hasMessageContaining(file + ":3:5: error: a device variable")
+                .hasMessageEndingWith("2 errors");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.waldoconf.custom;
 
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpCredentials;
 import dev.waldoconf.snmp.SnmpScalars;
 import dev.waldoconf.snmp.SnmpTarget;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.snmp4j.smi.OID;
 
 /**
  * net-snmp {@code snmpd} processes on loopback for tests: each with its own config and persistent
@@ -98,6 +100,23 @@ final class NetSnmpAgents implements AutoCloseable {
     /** How a manager reaches {@code agent} with {@code community}. */
     static SnmpTarget target(Agent agent, String community) {
         return new SnmpTarget(agent.address(), new SnmpCredentials.Community(community), 2000, 1);
+    }
+
+    /** Sets every agent's sysLocation to 'before NAME' and sysContact to 'nobody', behind any service's back. */
+    static void setBaseline(List<Agent> agents) throws Exception {
+        for (Agent agent : agents) {
+            try (SnmpScalars rw = SnmpScalars.open(agent.name(), target(agent, WRITE))) {
+                rw.set(SnmpScalars.SYS_LOCATION, new ScalarValue.Text("before " + agent.name()));
+                rw.set(SnmpScalars.SYS_CONTACT, new ScalarValue.Text("nobody"));
+            }
+        }
+    }
+
+    /** Reads a Text object with the read-only community: a manager that is not WaldoConf's service. */
+    static String readText(Agent agent, OID oid) throws Exception {
+        try (SnmpScalars ro = SnmpScalars.open(agent.name(), target(agent, READ))) {
+            return ((ScalarValue.Text) ro.get(oid)).value();
+        }
     }
 
     /** Stops one agent by its process, waiting at most 5 s before killing it. */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldoconf.service.TrialRecord;
+import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpResponse;
 import dev.waldoconf.snmp.SnmpScalars;
 import dev.waldoconf.snmp.SnmpSession;
@@ -51,7 +53,8 @@ class ScalarSnmpBindingTest {
 
     /** A binding as a fresh service run makes it: over the same journal file, after recovery. */
     private ScalarSnmpBinding restarted() throws Exception {
-        ScalarSnmpBinding started = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent), journal());
+        ScalarSnmpBinding started = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent), journal(),
+                dir.resolve("trial"));
         started.recover();
         return started;
     }
@@ -267,6 +270,53 @@ class ScalarSnmpBindingTest {
             assertThat(entry.peers()).containsExactly("switch-edge-2", "operator-1");
             assertThat(entry.transactionId()).isEqualTo("3.9");
         });
+    }
+
+    @Test
+    void aStagedTrialKeepsTheAgentsPreImageAndARevertSetsItBack() throws Exception {
+        List<TrialRecord<?>> deadlines = new ArrayList<>();
+        binding.watchDeadlines(deadlines::add);
+        BoundTransaction stage = txn("t1", change("location", LOCATION, "rack 4"), trial("change", "c1"),
+                trial("deadline", 1_900_000_000.0), trial("switches", "edge-1,edge-2"), trial("outcome", "staged c1"));
+        assertThat(binding.prepare(stage).accepted()).isTrue();
+        binding.commit(stage);
+
+        assertThat(binding.trial().trial()).isEqualTo("c1");
+        assertThat(binding.trial().switches()).containsExactly("edge-1", "edge-2");
+        assertThat(deadlines).extracting(TrialRecord::deadlineEpochSeconds).containsOnly(1_900_000_000L);
+        BoundTransaction other = txn("t2", change("location", LOCATION, "rack 5"));
+        Binding.Vote blocked = binding.prepare(other);
+        binding.abort(other);
+        assertThat(blocked.reason()).contains("edge-1", "trial c1 is pending here", "confirm or roll it back first");
+
+        BoundTransaction revert = txn("t3", trial("change", ""), trial("outcome", "reverted c1"));
+        assertThat(binding.prepare(revert).accepted()).isTrue();
+        binding.commit(revert);
+
+        assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
+        assertThat(binding.trial().hasTrial()).isFalse();
+        assertThat(restarted().trial().hasTrial()).as("journaled").isFalse();
+    }
+
+    @Test
+    void aTrialStagedBeforeAStopIsBackAfterTheRestartAndAnInDoubtOneFollowsItsOutcome() throws Exception {
+        BoundTransaction stage = txn("t1", change("location", LOCATION, "rack 4"), trial("change", "c1"),
+                trial("deadline", 1_900_000_000.0), trial("switches", "edge-1"), trial("outcome", "staged c1"));
+        assertThat(binding.prepare(stage).accepted()).isTrue();
+
+        ScalarSnmpBinding inDoubt = restarted();
+        assertThat(inDoubt.trial().hasTrial()).as("not committed yet").isFalse();
+        inDoubt.resolve(inDoubt.inDoubt().get(0).key(), true);
+        assertThat(inDoubt.trial().trial()).isEqualTo("c1");
+
+        ScalarSnmpBinding again = restarted();
+        assertThat(again.trial().trial()).isEqualTo("c1");
+        assertThat(again.trial().before()).singleElement().satisfies(preImage ->
+                assertThat(preImage.old()).isEqualTo(new ScalarValue.Text("old location")));
+    }
+
+    private static BoundTransaction.Change trial(String field, Object after) {
+        return new BoundTransaction.Change(null, field, new Annotation("snmp", Map.of("trial", field)), null, after);
     }
 
     private static BoundTransaction.Change change(String variable, String oid, Object after) {
