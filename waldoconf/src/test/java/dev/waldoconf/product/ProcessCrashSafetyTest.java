@@ -3,6 +3,7 @@ package dev.waldoconf.product;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waldo.net.NetConfig;
+import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SwitchMain;
 import dev.waldoconf.lab.container.ListeningAddresses;
 import dev.waldoconf.model.SwitchState;
