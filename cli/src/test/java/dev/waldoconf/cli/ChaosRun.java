@@ -378,7 +378,8 @@ final class ChaosRun {
         void record(Scenario scenario, Injection injection, Outcome outcome, Optional<Outcome> promised) {
             rounds++;
             if (injection.landed) {
-                faults.merge(scenario.fault() + " " + scenario.role() + " at " + scenario.phase(), 1, Integer::sum);
+                faults.merge(scenario.fault() + " " + scenario.role() + " at " + scenario.phase()
+                        + (scenario.fromPrepare() ? " (from prepare)" : ""), 1, Integer::sum);
             } else {
                 missed++;
             }
@@ -395,7 +396,7 @@ final class ChaosRun {
         String summary(long seed) {
             return "chaos: seed " + seed + ": " + rounds + " rounds in " + elapsed.toSeconds() + " s; mixed states: "
                     + mixed + "; outcomes other than the commands promised: " + wrong + "; outcomes " + outcomes
-                    + "; faults by victim and phase " + faults + " (+" + missed + " that found the victim already done); rollbacks of"
+                    + "; faults by kind, victim and moment " + faults + " (+" + missed + " that found the victim already done); rollbacks of"
                     + " trials left pending: " + rollbacks;
         }
     }
