@@ -261,8 +261,8 @@ class ProcessCrashSafetyTest {
 
     /**
      * The commit is decided and has reached the first switch's service, while the operator's
-     * messages to the last switch's service are held back (a proxy delays them 1.5 s): then the
-     * operator dies and that link is cut, so the last service never hears the decision from the
+     * messages to the last switch's service are held back (a proxy delays them 1.5 s): then that
+     * link is cut and the operator dies, so the last service never hears the decision from the
      * operator. It voted yes, so it must learn the commit from its peers: every switch new.
      */
     @Test
@@ -276,8 +276,8 @@ class ProcessCrashSafetyTest {
             proxy.delay(PROXY_DELAY_MS);
             awaitCommittedAt(0, operator);
 
+            proxy.cut();  // first, as it takes no time: the held-back commit can no longer get through
             operator.kill();
-            proxy.cut();
             assertThat(committedAStaging(last)).as("the last service had not heard the decision when its link"
                     + " was cut (else this test would not test what it says)").isFalse();
         }
