@@ -2,6 +2,10 @@ package dev.waldoconf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -28,6 +32,10 @@ class ChaosRunTest {
         Path labDir = Files.createDirectories(Path.of(System.getProperty("chaos.dir", dir.toString())));
         try (ChaosLab lab = ChaosLab.start(labDir, settings.switches())) {
             ChaosRun.ChaosFigures figures = new ChaosRun(settings, lab, System.out).run();
+            // The rounds go to surefire's report file with the rest of the test's output; the seed and
+            // figures also go to the build's console (the process's own stderr passes surefire's capture).
+            new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8)
+                    .println(figures.summary(settings.seed()));
 
             assertThat(figures.rounds).as("rounds run").isPositive();
             assertThat(figures.violations).as("rounds with a mixed state or an outcome other than the commands"
