@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -81,6 +82,8 @@ final class ChaosRun {
      */
     private static final Duration SETTLE_PATIENCE = Duration.ofSeconds(60);
     private static final int FIRST_VLAN = 100;
+    /** The exit status {@link #exitOf} gives a command it had to kill. */
+    private static final int HUNG = -1;
     private static final Pattern CHANGE_ID = Pattern.compile("Applied change (\\S+) as a trial");
     private static final Pattern PENDING = Pattern.compile("Trial (\\S+) reverts at");
 
@@ -158,13 +161,22 @@ final class ChaosRun {
         clearSlowSwitch(scenario);
         Settled settled = settle(vlan, promised);
         figures.record(scenario, injection, settled.outcome(), promised);
-        String verdict = settled.outcome() == Outcome.MIXED ? "MIXED " + settled.states()
+        String verdict = settled.outcome() == Outcome.MIXED ? "MIXED: " + withAndWithout(settled.states(), vlan)
                 : promised.isPresent() && promised.get() != settled.outcome()
                         ? "WRONG: the commands promised " + promised.get() + ", the switches hold " + settled.outcome()
                         : settled.outcome().toString();
         out.println("chaos: " + scenario.describe() + (injection.landed ? "" : " (victim had already finished)")
                 + " -> " + verdict);
         cleanUp(vlan);
+    }
+
+    /** Which switches hold the round's VLAN and which do not, e.g. {@code cx-1 without VLAN 160, cx-2 with it}. */
+    private String withAndWithout(List<SwitchState> states, int vlan) {
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < states.size(); i++) {
+            each.add(lab.name(i) + (states.get(i).vlans().containsKey(vlan) ? " with" : " without") + " VLAN " + vlan);
+        }
+        return String.join(", ", each);
     }
 
     /**
@@ -219,8 +231,19 @@ final class ChaosRun {
         return Optional.of(Outcome.OLD);
     }
 
-    private int exitOf(JavaProcess command) throws IOException, InterruptedException {
-        return command.awaitExit(COMMAND_PATIENCE);
+    /**
+     * The command's exit status; a command still running after {@link #COMMAND_PATIENCE} (held by a
+     * transaction in doubt, say) is killed, counted, and taken as failed, so one hang does not end the run.
+     */
+    private int exitOf(JavaProcess command) throws InterruptedException {
+        OptionalInt exit = command.exitWithin(COMMAND_PATIENCE);
+        if (exit.isPresent()) {
+            return exit.getAsInt();
+        }
+        command.kill();
+        figures.hung.add(command.label());
+        out.println("chaos: " + command.label() + " still ran after " + COMMAND_PATIENCE.toSeconds() + " s; killed");
+        return HUNG;
     }
 
     private void clearSlowSwitch(Scenario scenario) throws IOException {
@@ -370,6 +393,7 @@ final class ChaosRun {
         int wrong;
         int rollbacks;
         int missed;
+        final List<String> hung = new ArrayList<>();
         Duration elapsed = Duration.ZERO;
         final Map<String, Integer> faults = new TreeMap<>();
         final Map<Outcome, Integer> outcomes = new TreeMap<>();
@@ -397,7 +421,8 @@ final class ChaosRun {
             return "chaos: seed " + seed + ": " + rounds + " rounds in " + elapsed.toSeconds() + " s; mixed states: "
                     + mixed + "; outcomes other than the commands promised: " + wrong + "; outcomes " + outcomes
                     + "; faults by kind, victim and moment " + faults + " (+" + missed + " that found the victim already done); rollbacks of"
-                    + " trials left pending: " + rollbacks;
+                    + " trials left pending: " + rollbacks + "; commands killed after hanging: " + hung.size()
+                    + (hung.isEmpty() ? "" : " " + hung);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,13 +92,20 @@ public final class JavaProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Waits (bounded) for the process to end by itself and returns its exit status. */
+    /** Waits (bounded) for the process to end by itself and returns its exit status; fails if it does not. */
     public int awaitExit(Duration patience) throws InterruptedException, IOException {
-        if (!process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+        OptionalInt exit = exitWithin(patience);
+        if (exit.isEmpty()) {
             throw new AssertionError(label + " still runs after " + patience.toSeconds() + " s; its output:\n"
                     + output());
         }
-        return process.exitValue();
+        return exit.getAsInt();
+    }
+
+    /** Waits (bounded) for the process to end by itself: its exit status, or empty if it still runs. */
+    public OptionalInt exitWithin(Duration patience) throws InterruptedException {
+        return process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(process.exitValue())
+                : OptionalInt.empty();
     }
 
     /** {@code kill -9}, then waits for the process to be gone. */
