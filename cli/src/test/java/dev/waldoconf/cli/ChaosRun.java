@@ -156,11 +156,15 @@ final class ChaosRun {
             lab.control(scenario.slowSwitch(), "delay 250");
         }
         Injection injection = new Injection(scenario);
-        Optional<Outcome> promised = changeUnderFault(scenario, plan, injection);
+        Claims claims = changeUnderFault(scenario, plan, injection);
+        Optional<Outcome> promised = claims.promised();
         injection.recover();
         clearSlowSwitch(scenario);
         Settled settled = settle(vlan, promised);
         figures.record(scenario, injection, settled.outcome(), promised);
+        if (claims.saidNothingChanged() && settled.outcome() != Outcome.OLD) {
+            figures.misleading.add("round " + round);
+        }
         String verdict = settled.outcome() == Outcome.MIXED ? "MIXED: " + withAndWithout(settled.states(), vlan)
                 : promised.isPresent() && promised.get() != settled.outcome()
                         ? "WRONG: the commands promised " + promised.get() + ", the switches hold " + settled.outcome()
@@ -180,11 +184,17 @@ final class ChaosRun {
     }
 
     /**
-     * Runs the round's commands with the fault injected at its moment; returns the outcome the
-     * commands promised, if they promised one (a command that exited 0, or a trial whose deadline
-     * passed unconfirmed).
+     * What the round's commands told the operator.
+     *
+     * @param promised the outcome they promised, if any (a command that exited 0, or a trial whose
+     *                 deadline passed unconfirmed)
+     * @param saidNothingChanged a failed apply said no switch was changed
      */
-    private Optional<Outcome> changeUnderFault(Scenario scenario, Path plan, Injection injection) throws Exception {
+    private record Claims(Optional<Outcome> promised, boolean saidNothingChanged) {
+    }
+
+    /** Runs the round's commands with the fault injected at its moment. */
+    private Claims changeUnderFault(Scenario scenario, Path plan, Injection injection) throws Exception {
         List<String> apply = new ArrayList<>(List.of("apply", plan.toString(), "--yes"));
         if (scenario.mode() != Mode.PLAIN) {
             Duration trial = scenario.mode() == Mode.TRIAL_CONFIRMED ? CONFIRMED_TRIAL : SHORT_TRIAL;
@@ -197,13 +207,13 @@ final class ChaosRun {
         int applied = exitOf(applying);
         long appliedAt = System.nanoTime();
         if (applied != 0) {
-            return Optional.empty();
+            return new Claims(Optional.empty(), applying.output().contains("no switch was changed"));
         }
-        return switch (scenario.mode()) {
+        return new Claims(switch (scenario.mode()) {
             case PLAIN -> Optional.of(Outcome.NEW);
             case TRIAL_CONFIRMED -> confirm(scenario, applying, injection);
             case TRIAL_EXPIRED -> expire(scenario, appliedAt, injection);
-        };
+        }, false);
     }
 
     private Optional<Outcome> confirm(Scenario scenario, JavaProcess applying, Injection injection) throws Exception {
@@ -394,6 +404,8 @@ final class ChaosRun {
         int rollbacks;
         int missed;
         final List<String> hung = new ArrayList<>();
+        /** Rounds whose failed apply said "no switch was changed" while the switches hold the change. */
+        final List<String> misleading = new ArrayList<>();
         Duration elapsed = Duration.ZERO;
         final Map<String, Integer> faults = new TreeMap<>();
         final Map<Outcome, Integer> outcomes = new TreeMap<>();
@@ -422,7 +434,8 @@ final class ChaosRun {
                     + mixed + "; outcomes other than the commands promised: " + wrong + "; outcomes " + outcomes
                     + "; faults by kind, victim and moment " + faults + " (+" + missed + " that found the victim already done); rollbacks of"
                     + " trials left pending: " + rollbacks + "; commands killed after hanging: " + hung.size()
-                    + (hung.isEmpty() ? "" : " " + hung);
+                    + (hung.isEmpty() ? "" : " " + hung) + "; failed applies that said no switch was changed while"
+                    + " the switches hold the change: " + misleading.size() + (misleading.isEmpty() ? "" : " " + misleading);
         }
     }
 }
