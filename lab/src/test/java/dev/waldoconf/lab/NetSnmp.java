@@ -3,7 +3,6 @@ package dev.waldoconf.lab;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +42,9 @@ final class NetSnmp {
      * WALDO_EXPECT_SNMP=1 says they should be.
      */
     static void requireTools() {
-        boolean present = List.of(System.getenv().getOrDefault("PATH", "").split(":")).stream()
-                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "snmpset")));
-        Prerequisite.require(present, "net-snmp tools (snmpget/snmpset/snmpwalk) are not on PATH", "WALDO_EXPECT_SNMP",
+        boolean present = List.of("snmpget", "snmpset", "snmpwalk").stream()
+                .allMatch(tool -> Executables.find(tool).isPresent());
+        Prerequisite.require(present, "net-snmp tools (snmpget/snmpset/snmpwalk) are not all on PATH", "WALDO_EXPECT_SNMP",
                 "install them with 'apt-get install snmp'", System.getenv());
     }
 

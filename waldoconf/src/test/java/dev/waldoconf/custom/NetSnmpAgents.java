@@ -1,6 +1,7 @@
 package dev.waldoconf.custom;
 
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.lab.Executables;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpCredentials;
 import dev.waldoconf.snmp.SnmpScalars;
@@ -14,14 +15,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.snmp4j.smi.OID;
 
 /**
  * net-snmp {@code snmpd} processes on loopback for tests: each with its own config and persistent
  * directory, community {@value #WRITE} read-write and {@value #READ} read-only, sysLocation and
  * sysContact left writable (setting them in snmpd.conf would make them read-only). Skips the test
- * when snmpd is not installed, and fails it instead when WALDO_EXPECT_SNMP=1. Stops every agent it
+ * when snmpd is not installed (on PATH or in an sbin folder: {@link Executables}), and fails it
+ * instead when WALDO_EXPECT_SNMP=1. Stops every agent it
  * started, by its process, with bounded waits.
  */
 final class NetSnmpAgents implements AutoCloseable {
@@ -29,7 +30,6 @@ final class NetSnmpAgents implements AutoCloseable {
     static final String WRITE = "private";
     /** The read-only community. */
     static final String READ = "public";
-    private static final Path SNMPD = Path.of("/usr/sbin/snmpd");
     private static final int START_ATTEMPTS = 50;
     private static final long START_PAUSE_MS = 200;
 
@@ -40,21 +40,16 @@ final class NetSnmpAgents implements AutoCloseable {
     record Agent(String name, InetSocketAddress address, Process process, Path log) {
     }
 
-    private NetSnmpAgents(Path dir) {
+    private NetSnmpAgents(Path dir, Path snmpd) {
         this.dir = dir;
+        this.snmpd = snmpd;
     }
+
+    private final Path snmpd;
 
     /** Agents kept in {@code dir}; aborts the test (or fails it, under WALDO_EXPECT_SNMP=1) without snmpd. */
     static NetSnmpAgents in(Path dir) {
-        if (!Files.isExecutable(SNMPD)) {
-            String reason = "net-snmp's snmpd is not installed (apt-get install snmpd; bin/lib/prereqs.sh does it)";
-            if ("1".equals(System.getenv("WALDO_EXPECT_SNMP"))) {
-                throw new IllegalStateException("WALDO_EXPECT_SNMP=1 but " + reason);
-            }
-            System.out.println("SKIPPED custom-service tests against snmpd: " + reason);
-            Assumptions.abort(reason);
-        }
-        return new NetSnmpAgents(dir);
+        return new NetSnmpAgents(dir, Executables.requireSnmpd());
     }
 
     /** Starts an agent on a free loopback UDP port and waits until it answers. */
@@ -66,7 +61,7 @@ final class NetSnmpAgents implements AutoCloseable {
                 "rwcommunity " + WRITE + " 127.0.0.1",
                 "rocommunity " + READ + " 127.0.0.1", ""));
         Path log = home.resolve("snmpd.log");
-        Process process = new ProcessBuilder(SNMPD.toString(), "-f", "-Lo", "-C", "-c", config.toString(),
+        Process process = new ProcessBuilder(snmpd.toString(), "-f", "-Lo", "-C", "-c", config.toString(),
                 "--persistentDir=" + home.resolve("persist"), "udp:127.0.0.1:" + address.getPort())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Agent agent = new Agent(name, address, process, log);

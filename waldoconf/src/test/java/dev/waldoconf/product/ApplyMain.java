@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * The operator's {@code waldoconf apply --trial}, as a process for the crash tests: applies
  * {@link Fleet#changed} to what each service intends. Arguments: operator state directory, trial
- * seconds, then {@code NAME=PORT} per service on 127.0.0.1. Prints {@code applying CHANGE} before
+ * seconds, then {@code NAME=PORT} per service on 127.0.0.1 (or {@code NAME=HOST:PORT}, e.g. through a proxy). Prints {@code applying CHANGE} before
  * the transaction and {@code applied CHANGE} or {@code failed: ...} after it.
  */
 public final class ApplyMain {
@@ -26,8 +26,10 @@ public final class ApplyMain {
     public static void main(String[] args) {
         Map<String, InetSocketAddress> services = new LinkedHashMap<>();
         for (int i = 2; i < args.length; i++) {
-            String[] nameAndPort = args[i].split("=", 2);
-            services.put(nameAndPort[0], new InetSocketAddress("127.0.0.1", Integer.parseInt(nameAndPort[1])));
+            String[] nameAndAddress = args[i].split("=", 2);
+            String[] hostAndPort = nameAndAddress[1].contains(":") ? nameAndAddress[1].split(":", 2)
+                    : new String[] {"127.0.0.1", nameAndAddress[1]};
+            services.put(nameAndAddress[0], new InetSocketAddress(hostAndPort[0], Integer.parseInt(hostAndPort[1])));
         }
         try (OperatorSession session = OperatorSession.connect(services,
                 NetConfig.defaults("operator", Path.of(args[0])), Clock.systemUTC())) {

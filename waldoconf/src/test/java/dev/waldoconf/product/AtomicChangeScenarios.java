@@ -34,6 +34,10 @@ abstract class AtomicChangeScenarios {
     /** The switch that misbehaves in the fault scenarios: one in the middle, not the first or last. */
     private static final int FAULTY = 4;
     private static final int DESTROY = 6;
+    /** A trial no test outlives, for the crash scenarios that must be decided before any deadline acts. */
+    private static final Duration LONG_TRIAL = Duration.ofSeconds(600);
+    /** How long the switches get to agree after a crash: far below {@link #LONG_TRIAL}. */
+    private static final Duration RECOVERY_PATIENCE = Duration.ofSeconds(45);
 
     @TempDir
     Path state;
@@ -113,12 +117,18 @@ abstract class AtomicChangeScenarios {
         assertThat(operator.runner().pendingTrials(operator.targets())).noneMatch(ChangeRunner.PendingTrial::pending);
     }
 
+    /**
+     * The service stops inside its prepare; once it is back, every switch must be old. The trial is
+     * {@link #LONG_TRIAL} and the switches get {@link #RECOVERY_PATIENCE} to get there, so the
+     * deadline cannot be what puts them back: were the change committed on the other switches and
+     * backed out on this one, they would still differ when the wait ends, and the test would fail.
+     */
     @Test
     void aServiceKilledMidApplyLeavesNothingChanged() throws Exception {
         OperatorSession operator = fleet.operator();
         fleet.control(FAULTY, "delay 300");  // its prepare takes a few seconds: time to kill the service in it
         CompletableFuture<String> apply = CompletableFuture.supplyAsync(
-                () -> Fleet.apply(operator, Fleet.changedAll(before), Optional.of(Duration.ofSeconds(5))));
+                () -> Fleet.apply(operator, Fleet.changedAll(before), Optional.of(LONG_TRIAL)));
 
         awaitPrepareStarted(FAULTY);
         fleet.stopService(FAULTY);
@@ -126,7 +136,8 @@ abstract class AtomicChangeScenarios {
         assertThat(apply).as("the apply fails").failsWithin(Fleet.PATIENCE);
         fleet.restartService(FAULTY);
 
-        fleet.await("every switch back to its old state", before::equals);
+        fleet.await("every switch back to its old state, long before the trial's deadline", before::equals,
+                RECOVERY_PATIENCE);
     }
 
     /** Waits until switch {@code index} took the first SETs of a prepare (its VLAN 20 row exists). */

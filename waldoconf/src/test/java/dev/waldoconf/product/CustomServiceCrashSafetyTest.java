@@ -6,6 +6,7 @@ import dev.waldo.net.NetConfig;
 import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomServer;
+import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.SwitchServer;

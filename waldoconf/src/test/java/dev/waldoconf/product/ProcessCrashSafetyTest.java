@@ -2,20 +2,17 @@ package dev.waldoconf.product;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waldo.net.NetConfig;
+import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SwitchMain;
 import dev.waldoconf.lab.container.ListeningAddresses;
 import dev.waldoconf.model.SwitchState;
-import dev.waldoconf.service.ChangeRunner;
-import dev.waldoconf.service.OperatorSession;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,20 +23,38 @@ import org.junit.jupiter.api.io.TempDir;
  * Crash safety with real processes and {@code kill -9}: three switch processes ({@link SwitchMain}
  * with state files), one service process per switch ({@link ServeMain}, as {@code waldoconf
  * serve}), and the operator as its own process ({@link ApplyMain}, as {@code waldoconf apply
- * --trial}). After one process is killed at a point of the apply and started again, every switch
- * must end in its old state (the change never committed), with no trial left pending.
+ * --trial}). One process is killed at a point of the apply and started again; then the switches
+ * are read over SNMP and must be all-old or all-new.
+ *
+ * <p><b>Why these tests prove atomicity, not just eventual reversion.</b> The trial is
+ * {@value #LONG_TRIAL_SECONDS} s long and each test reads the switches within
+ * {@link #SETTLE_PATIENCE} of the recovery, so no trial deadline acts before the read: if two-phase
+ * commit had committed the change on some switches and backed it out on others, those switches would
+ * still differ when read, and {@link #awaitAtomicOutcome} would fail with their states. (A 6 s trial
+ * read after 40 s, as these tests once did, passes either way: the deadline reverts every switch.)
+ * Where the right answer is known, it is asserted: all-old when the change could not have committed,
+ * all-new when the kill came after the commit decision. Only
+ * {@link #operatorKilledAfterTheDeadlinePassedUndecidedLeavesEverySwitchOld} uses a short trial, since
+ * the deadline passing during the undecided transaction is what it is about.
  */
 @Timeout(240)
 class ProcessCrashSafetyTest {
     private static final int SWITCHES = 3;
     /** The switch that is slowed down, or whose service or process is killed. */
     private static final int VICTIM = 1;
-    private static final int TRIAL_SECONDS = 6;
+    /** A trial that outlives every test: its deadline can never be what makes the switches agree. */
+    private static final int LONG_TRIAL_SECONDS = 600;
+    private static final int SHORT_TRIAL_SECONDS = 6;
     /**
-     * How long the switches get to settle once every process is back: far past the trial's
-     * deadline, so a switch still changed by then is not going to revert by itself.
+     * How long the switches get to agree once the killed process is back: far below the long trial,
+     * yet enough for cooperative termination and a restarted service's undo (retried every 5 s).
      */
-    private static final Duration SETTLE_PATIENCE = Duration.ofSeconds(40);
+    private static final Duration SETTLE_PATIENCE = Duration.ofSeconds(45);
+    /** How long the proxy to the last switch's service holds back the operator's messages. */
+    private static final long PROXY_DELAY_MS = 1500;
+
+    /** What the switches must hold after the recovery. */
+    private enum Expected { ALL_OLD, ALL_NEW, ALL_OLD_OR_ALL_NEW }
 
     @TempDir
     Path dir;
@@ -88,19 +103,24 @@ class ProcessCrashSafetyTest {
     private int startService(int index) throws Exception {
         Fleet.Switch sw = switches.get(index);
         JavaProcess process = start("service-" + sw.name(), ServeMain.class, sw.name(),
-                Integer.toString(sw.snmp().getPort()), dir.resolve("service-" + sw.name()).toString());
+                Integer.toString(sw.snmp().getPort()), serviceDir(index).toString());
         serviceProcesses.set(index, process);
         return Integer.parseInt(process.awaitLine("serving \\S+ at (\\d+)").group(1));
     }
 
-    private JavaProcess startOperator() throws Exception {
-        return startOperator(TRIAL_SECONDS);
+    private Path serviceDir(int index) {
+        return dir.resolve("service-" + switches.get(index).name());
     }
 
     private JavaProcess startOperator(int trialSeconds) throws Exception {
+        return startOperator(trialSeconds, servicePorts.stream().map(Object::toString).toList());
+    }
+
+    /** The operator's apply, reaching switch {@code i}'s service at {@code addresses.get(i)} (PORT on 127.0.0.1, or HOST:PORT). */
+    private JavaProcess startOperator(int trialSeconds, List<String> addresses) throws Exception {
         List<String> args = new ArrayList<>(List.of(dir.resolve("operator").toString(), Integer.toString(trialSeconds)));
         for (int i = 0; i < SWITCHES; i++) {
-            args.add(switches.get(i).name() + "=" + servicePorts.get(i));
+            args.add(switches.get(i).name() + "=" + addresses.get(i));
         }
         return start("operator", ApplyMain.class, args.toArray(String[]::new));
     }
@@ -121,41 +141,76 @@ class ProcessCrashSafetyTest {
         }
     }
 
-    /** Every switch back to its old state, and every service free of the change (nothing pending or locked). */
-    private void assertEverySwitchEndsOld() throws Exception {
-        fleet.await("every switch back to its old state", before::equals, SETTLE_PATIENCE);
-        Map<String, InetSocketAddress> services = new LinkedHashMap<>();
-        for (int i = 0; i < SWITCHES; i++) {
-            services.put(switches.get(i).name(), new InetSocketAddress("127.0.0.1", servicePorts.get(i)));
+    /**
+     * Waits (bounded) until switch {@code index}'s service has committed a staging: its journal's
+     * committed record carries a trial. That is the coordinator's commit decision, reached there.
+     */
+    private void awaitCommittedAt(int index, JavaProcess operator) throws Exception {
+        long giveUpAt = System.nanoTime() + Fleet.PATIENCE.toNanos();
+        while (!committedAStaging(index)) {
+            assertThat(System.nanoTime()).as("service %d committed the staging; the operator's output: %s", index,
+                    operator.output()).isLessThan(giveUpAt);
+            Thread.sleep(10);
         }
-        try (OperatorSession status = OperatorSession.connect(services,
-                NetConfig.defaults("status", dir.resolve("status")), Clock.systemUTC())) {
-            assertThat(status.runner().pendingTrials(status.targets())).noneMatch(ChangeRunner.PendingTrial::pending);
+    }
+
+    /** Whether switch {@code index}'s service journaled a committed staging (a committed record with a trial). */
+    private boolean committedAStaging(int index) throws IOException {
+        Path committed = serviceDir(index).resolve("journal").resolve("committed.journal");
+        return Files.exists(committed) && Files.readString(committed).lines()
+                .anyMatch(line -> line.startsWith("trial ") && !line.equals("trial -"));
+    }
+
+    /**
+     * Reads every switch over SNMP until they agree and stay so for a second, bounded by
+     * {@link #SETTLE_PATIENCE} (far before the long trial's deadline), and checks that they hold
+     * what {@code expected} says. Switches that still differ then (some with the change, some
+     * without) fail the test: that is a partial commit.
+     */
+    private void awaitAtomicOutcome(Expected expected) throws Exception {
+        List<SwitchState> changed = Fleet.changedAll(before);
+        long giveUpAt = System.nanoTime() + SETTLE_PATIENCE.toNanos();
+        List<SwitchState> previous = null;
+        while (true) {
+            List<SwitchState> states = fleet.readAll();
+            boolean allOld = states.equals(before);
+            boolean allNew = states.equals(changed);
+            boolean wanted = switch (expected) {
+                case ALL_OLD -> allOld;
+                case ALL_NEW -> allNew;
+                case ALL_OLD_OR_ALL_NEW -> allOld || allNew;
+            };
+            if (wanted && states.equals(previous)) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("every switch %s within %s s of the recovery (the trial's deadline is"
+                    + " %s s away, so it cannot be what decides); the switches hold: %s", expected,
+                    SETTLE_PATIENCE.toSeconds(), LONG_TRIAL_SECONDS, describe(states, changed)).isLessThan(giveUpAt);
+            previous = wanted ? states : null;
+            Thread.sleep(1000);
         }
+    }
+
+    /** Each switch as old, new, or (for anything else) what it holds. */
+    private String describe(List<SwitchState> states, List<SwitchState> changed) {
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < states.size(); i++) {
+            SwitchState state = states.get(i);
+            each.add(switches.get(i).name() + " " + (state.equals(before.get(i)) ? "old"
+                    : state.equals(changed.get(i)) ? "new" : "neither old nor new: " + state));
+        }
+        return String.join(", ", each);
     }
 
     /**
      * The operator dies after every switch took the change but before the transaction is decided
-     * (the last switch prepares slowly), well before the trial's deadline. The change was never
-     * committed, let alone confirmed, so at the deadline every switch must be old again.
+     * (the last switch prepares slowly). Both outcomes keep the promise: the prepared switches may
+     * wait in doubt holding the change, or all back out; what must not happen is a mix.
      */
     @Test
-    void operatorKilledBeforeTheDecisionLeavesEverySwitchOld() throws Exception {
-        operatorKilledWhileTheLastSwitchPrepares(20);
-    }
-
-    /**
-     * As above, but the last switch's prepare outlasts the trial: the deadline passes while the
-     * operator still waits for its vote, and the operator dies after that.
-     */
-    @Test
-    void operatorKilledAfterTheDeadlinePassedUndecidedLeavesEverySwitchOld() throws Exception {
-        operatorKilledWhileTheLastSwitchPrepares(TRIAL_SECONDS);
-    }
-
-    private void operatorKilledWhileTheLastSwitchPrepares(int trialSeconds) throws Exception {
+    void operatorKilledBeforeTheDecisionLeavesEverySwitchAllOldOrAllNew() throws Exception {
         fleet.control(SWITCHES - 1, "delay 700");  // the last switch prepares slowly: the others wait prepared
-        JavaProcess operator = startOperator(trialSeconds);
+        JavaProcess operator = startOperator(LONG_TRIAL_SECONDS);
         operator.awaitLine("applying");
         awaitPrepareReached(0);
         awaitPrepareReached(SWITCHES - 1);
@@ -163,30 +218,94 @@ class ProcessCrashSafetyTest {
         operator.kill();
         fleet.control(SWITCHES - 1, "clear");
 
-        assertEverySwitchEndsOld();
+        awaitAtomicOutcome(Expected.ALL_OLD_OR_ALL_NEW);
+    }
+
+    /**
+     * The last switch's prepare outlasts a short trial: the deadline passes while the operator still
+     * waits for its vote, and the operator dies after that. This one is about the deadline: every
+     * switch must be old once it passed, with nothing left in doubt.
+     */
+    @Test
+    void operatorKilledAfterTheDeadlinePassedUndecidedLeavesEverySwitchOld() throws Exception {
+        fleet.control(SWITCHES - 1, "delay 700");
+        JavaProcess operator = startOperator(SHORT_TRIAL_SECONDS);
+        operator.awaitLine("applying");
+        awaitPrepareReached(0);
+        awaitPrepareReached(SWITCHES - 1);
+        Thread.sleep(SHORT_TRIAL_SECONDS * 1000L);
+
+        operator.kill();
+        fleet.control(SWITCHES - 1, "clear");
+
+        awaitAtomicOutcome(Expected.ALL_OLD);
     }
 
     /**
      * The operator dies while the last switch is still to vote, and that switch then votes no (it
-     * refuses VLAN 30). Nobody is left to tell the prepared switches to back out.
+     * refuses VLAN 30). Nobody is left to tell the prepared switches to back out; they must learn
+     * it from the switch that voted no (cooperative termination), long before the trial's deadline.
      */
     @Test
     void operatorKilledBeforeARefusingVoteLeavesEverySwitchOld() throws Exception {
         fleet.control(SWITCHES - 1, "delay 700");
         fleet.control(SWITCHES - 1, "refuse 30 commitFailed");
-        JavaProcess operator = startOperator();
+        JavaProcess operator = startOperator(LONG_TRIAL_SECONDS);
         operator.awaitLine("applying");
         awaitPrepareReached(0);
 
         operator.kill();
 
-        assertEverySwitchEndsOld();
+        awaitAtomicOutcome(Expected.ALL_OLD);
+    }
+
+    /**
+     * The commit is decided and has reached the first switch's service, while the operator's
+     * messages to the last switch's service are held back (a proxy delays them 1.5 s): then that
+     * link is cut and the operator dies, so the last service never hears the decision from the
+     * operator. It voted yes, so it must learn the commit from its peers: every switch new.
+     */
+    @Test
+    void operatorKilledAfterTheCommitDecisionLeavesEverySwitchNew() throws Exception {
+        int last = SWITCHES - 1;
+        try (DelayingProxy proxy = DelayingProxy.start(new InetSocketAddress("127.0.0.1", servicePorts.get(last)))) {
+            List<String> addresses = new ArrayList<>(servicePorts.stream().map(Object::toString).toList());
+            addresses.set(last, "127.0.0.2:" + proxy.address().getPort());
+            JavaProcess operator = startOperator(LONG_TRIAL_SECONDS, addresses);
+            operator.awaitLine("applying");  // connected: from here on, its messages to the last service lag
+            proxy.delay(PROXY_DELAY_MS);
+            awaitCommittedAt(0, operator);
+
+            proxy.cut();  // first, as it takes no time: the held-back commit can no longer get through
+            operator.kill();
+            assertThat(committedAStaging(last)).as("the last service had not heard the decision when its link"
+                    + " was cut (else this test would not test what it says)").isFalse();
+        }
+
+        awaitAtomicOutcome(Expected.ALL_NEW);
+    }
+
+    /**
+     * A service dies right after the apply committed (the operator reported it), and comes back: it
+     * must resume the committed change, not undo it, so every switch stays new until the trial's
+     * deadline.
+     */
+    @Test
+    void serviceKilledAfterTheCommitLeavesEverySwitchNew() throws Exception {
+        JavaProcess operator = startOperator(LONG_TRIAL_SECONDS);
+        assertThat(operator.awaitExit(Fleet.PATIENCE)).as("the apply commits; its output: %s", operator.output())
+                .isZero();
+
+        serviceProcesses.get(VICTIM).kill();
+        servicePorts.set(VICTIM, startService(VICTIM));
+
+        awaitAtomicOutcome(Expected.ALL_NEW);
     }
 
     @Test
     void serviceKilledMidPrepareLeavesEverySwitchOldOnceRestarted() throws Exception {
         fleet.control(VICTIM, "delay 400");
-        JavaProcess operator = startOperator();
+        JavaProcess operator = startOperator(LONG_TRIAL_SECONDS);
         awaitPrepareReached(VICTIM);
 
         serviceProcesses.get(VICTIM).kill();
@@ -195,13 +314,13 @@ class ProcessCrashSafetyTest {
                 .isNotZero();
         servicePorts.set(VICTIM, startService(VICTIM));
 
-        assertEverySwitchEndsOld();
+        awaitAtomicOutcome(Expected.ALL_OLD);
     }
 
     @Test
     void switchProcessKilledMidApplyLeavesEverySwitchOldOnceRestarted() throws Exception {
         fleet.control(VICTIM, "exit-after 1");  // the switch dies right after the first SET PDU of the apply
-        JavaProcess operator = startOperator();
+        JavaProcess operator = startOperator(LONG_TRIAL_SECONDS);
 
         assertThat(switchProcesses.get(VICTIM).awaitExit(Fleet.PATIENCE)).isEqualTo(SwitchMain.EXIT_FAULT);
         assertThat(operator.awaitExit(Fleet.PATIENCE)).as("the apply fails; its output: %s", operator.output())
@@ -209,6 +328,6 @@ class ProcessCrashSafetyTest {
         Fleet.Switch victim = switches.get(VICTIM);
         startSwitch(VICTIM, victim.snmp().getPort(), victim.control().getPort());
 
-        assertEverySwitchEndsOld();
+        awaitAtomicOutcome(Expected.ALL_OLD);
     }
 }

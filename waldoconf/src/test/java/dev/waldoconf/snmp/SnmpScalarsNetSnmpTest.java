@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.lab.Executables;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +22,8 @@ import org.snmp4j.smi.OID;
 /**
  * {@link SnmpScalars} against net-snmp's {@code snmpd} (Debian package {@code snmpd}), so the
  * driver's v2c and v3 (SHA-256 and SHA-1, AES) are checked by an agent nobody here wrote. Skipped
- * when snmpd is not installed, unless WALDO_EXPECT_SNMP=1 says it must be.
+ * when snmpd is not installed (on PATH or in an sbin folder: {@link Executables}), unless
+ * WALDO_EXPECT_SNMP=1 says it must be.
  */
 class SnmpScalarsNetSnmpTest {
     private static final String AUTH = "waldo-auth-pass";
@@ -37,15 +38,7 @@ class SnmpScalarsNetSnmpTest {
 
     @BeforeAll
     static void startSnmpd() throws Exception {
-        Path binary = Path.of("/usr/sbin/snmpd");
-        boolean expected = "1".equals(System.getenv("WALDO_EXPECT_SNMP"));
-        if (!Files.isExecutable(binary)) {
-            if (expected) {
-                throw new IllegalStateException("WALDO_EXPECT_SNMP=1 but /usr/sbin/snmpd is missing; "
-                        + "apt-get install snmpd");
-            }
-            Assumptions.abort("net-snmp's snmpd is not installed (apt-get install snmpd); skipping interop tests");
-        }
+        Path binary = Executables.requireSnmpd();
         agent = new InetSocketAddress(InetAddress.getLoopbackAddress(), freeUdpPort());
         Path config = home.resolve("snmpd.conf");
         Files.writeString(config, String.join("\n",

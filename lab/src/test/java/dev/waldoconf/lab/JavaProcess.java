@@ -1,4 +1,4 @@
-package dev.waldoconf.product;
+package dev.waldoconf.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,14 +8,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A Java main class run as its own process, on this test's class path, with its output in a log
- * file. {@link #kill()} is {@code kill -9}: the process gets no chance to clean up.
+ * file. {@link #kill()} is {@code kill -9}: the process gets no chance to clean up. Public, and in
+ * the lab's test jar, so the product's crash tests and the CLI's chaos run start their switch
+ * agents, services and operators the same way.
  */
-final class JavaProcess implements AutoCloseable {
+public final class JavaProcess implements AutoCloseable {
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private final String label;
@@ -29,21 +33,40 @@ final class JavaProcess implements AutoCloseable {
     }
 
     /** Starts {@code mainClass} with {@code args}, logging to {@code logDir/label.log} (appended to). */
-    static JavaProcess start(String label, Path logDir, Class<?> mainClass, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    public static JavaProcess start(String label, Path logDir, Class<?> mainClass, String... args)
+            throws IOException {
+        return start(label, logDir, null, mainClass, args);
+    }
+
+    /**
+     * As {@link #start(String, Path, Class, String...)}, in {@code workDir} (null: this process's),
+     * for commands that keep state relative to where they run (the operator's certificate pins).
+     */
+    public static JavaProcess start(String label, Path logDir, Path workDir, Class<?> mainClass, String... args)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                        .toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xshare:auto",
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         Files.createDirectories(logDir);
         Path log = logDir.resolve(label + ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        return new JavaProcess(label, process, log);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        if (workDir != null) {
+            builder.directory(workDir.toFile());
+        }
+        return new JavaProcess(label, builder.start(), log);
+    }
+
+    /** The label the process was started with (its log is {@code label.log}). */
+    public String label() {
+        return label;
     }
 
     /** Waits (bounded) until the log has a line matching {@code pattern}, and returns its match. */
-    Matcher awaitLine(String pattern) throws IOException, InterruptedException {
+    public Matcher awaitLine(String pattern) throws IOException, InterruptedException {
         Pattern compiled = Pattern.compile(pattern);
         long giveUpAt = System.nanoTime() + STARTUP.toNanos();
         while (true) {
@@ -60,27 +83,39 @@ final class JavaProcess implements AutoCloseable {
     }
 
     /** What the process printed so far. */
-    String output() throws IOException {
+    public String output() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
-    /** Waits (bounded) for the process to end by itself and returns its exit status. */
-    int awaitExit(Duration patience) throws InterruptedException, IOException {
-        if (!process.waitFor(patience.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+    /** Whether the process still runs. */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits (bounded) for the process to end by itself and returns its exit status; fails if it does not. */
+    public int awaitExit(Duration patience) throws InterruptedException, IOException {
+        OptionalInt exit = exitWithin(patience);
+        if (exit.isEmpty()) {
             throw new AssertionError(label + " still runs after " + patience.toSeconds() + " s; its output:\n"
                     + output());
         }
-        return process.exitValue();
+        return exit.getAsInt();
+    }
+
+    /** Waits (bounded) for the process to end by itself: its exit status, or empty if it still runs. */
+    public OptionalInt exitWithin(Duration patience) throws InterruptedException {
+        return process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(process.exitValue())
+                : OptionalInt.empty();
     }
 
     /** {@code kill -9}, then waits for the process to be gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        process.waitFor(30, TimeUnit.SECONDS);
     }
 
     /** Sends a signal ({@code STOP} freezes the process, {@code CONT} lets it go on). */
-    void signal(String name) throws IOException, InterruptedException {
+    public void signal(String name) throws IOException, InterruptedException {
         int exit = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
         if (exit != 0) {
             throw new IOException("kill -" + name + " " + process.pid() + " exited with " + exit);

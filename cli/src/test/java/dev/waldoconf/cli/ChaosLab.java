@@ -1,0 +1,175 @@
+package dev.waldoconf.cli;
+
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.lab.JavaProcess;
+import dev.waldoconf.lab.SwitchMain;
+import dev.waldoconf.lab.container.ListeningAddresses;
+import dev.waldoconf.lab.control.ControlClient;
+import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.snmp.SnmpCredentials;
+import dev.waldoconf.snmp.SnmpTarget;
+import dev.waldoconf.snmp.SnmpVlanDevice;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The process lab the chaos run works on, every piece its own process so that any of them can be
+ * killed with {@code kill -9} or frozen with {@code SIGSTOP}: one switch agent per switch
+ * ({@link SwitchMain} with a state file), one {@code waldoconf serve} per switch, and each operator
+ * command ({@code waldoconf apply}, {@code confirm}, ...) as a new {@code waldoconf} process, as an
+ * administrator runs them. The switches are read over SNMP, never through a service.
+ */
+final class ChaosLab implements AutoCloseable {
+    /** What a fault can hit. */
+    enum Role { OPERATOR, SERVICE, SWITCH }
+
+    /** SNMP timeout of the reads that check the switches: generous, as the machine may be busy. */
+    private static final int READ_TIMEOUT_MS = 3000;
+
+    private final Path dir;
+    private final List<String> names = new ArrayList<>();
+    private final List<ListeningAddresses> addresses = new ArrayList<>();
+    private final List<JavaProcess> switchAgents = new ArrayList<>();
+    private final List<JavaProcess> services = new ArrayList<>();
+    private final List<JavaProcess> started = new ArrayList<>();
+    private int starts;
+
+    private ChaosLab(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Starts {@code size} switch agents on free loopback ports, writes their inventory, and starts their services. */
+    static ChaosLab start(Path dir, int size) throws IOException, InterruptedException {
+        ChaosLab lab = new ChaosLab(dir);
+        try {
+            List<LabSwitch> inventory = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                lab.names.add("cx-" + (i + 1));
+                lab.addresses.add(null);
+                lab.switchAgents.add(null);
+                lab.startSwitch(i);
+                inventory.add(new LabSwitch(lab.names.get(i), lab.addresses.get(i).snmp(), 24));
+            }
+            Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
+            Files.writeString(lab.inventory(), LabRunner.inventoryYaml(inventory, false));
+            for (int i = 0; i < size; i++) {
+                lab.services.add(null);
+                lab.startService(i);
+            }
+            return lab;
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            lab.close();
+            throw e;
+        }
+    }
+
+    int size() {
+        return names.size();
+    }
+
+    String name(int index) {
+        return names.get(index);
+    }
+
+    Path inventory() {
+        return dir.resolve("inventory.yaml");
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /**
+     * Starts switch {@code index}'s agent: on free ports the first time, on the same ports (and
+     * state file) after a crash, as a rebooted switch comes back at its address with its saved
+     * configuration.
+     */
+    void startSwitch(int index) throws IOException, InterruptedException {
+        String name = names.get(index);
+        ListeningAddresses before = addresses.get(index);
+        JavaProcess agent = start("switch-" + name, SwitchMain.class, "--name", name,
+                "--port", before == null ? "0" : Integer.toString(before.snmp().getPort()),
+                "--control-port", before == null ? "0" : Integer.toString(before.control().getPort()),
+                "--state-file", dir.resolve(name + ".state").toString());
+        agent.awaitLine("lab switch " + name + " listening");
+        addresses.set(index, ListeningAddresses.find(agent.output()));
+        switchAgents.set(index, agent);
+    }
+
+    /** Starts switch {@code index}'s {@code waldoconf serve} (again after a crash: same port, same state folder). */
+    void startService(int index) throws IOException, InterruptedException {
+        JavaProcess service = start("service-" + names.get(index), Main.class, "serve", "--switch", names.get(index),
+                "--inventory", inventory().toString(), "--state-dir", dir.resolve("services").toString());
+        service.awaitLine("Serving switch " + names.get(index));
+        services.set(index, service);
+    }
+
+    /** Starts {@code waldoconf ARGS --inventory INV} in the lab's folder, where the operator keeps its pins. */
+    JavaProcess operator(String label, String... args) throws IOException {
+        List<String> withInventory = new ArrayList<>(List.of(args));
+        withInventory.addAll(List.of("--inventory", inventory().toString()));
+        return start(label, Main.class, withInventory.toArray(String[]::new));
+    }
+
+    /** The running process of a service or switch agent. */
+    JavaProcess process(Role role, int index) {
+        return switch (role) {
+            case SERVICE -> services.get(index);
+            case SWITCH -> switchAgents.get(index);
+            case OPERATOR -> throw new IllegalArgumentException("operators are started per command: use operator()");
+        };
+    }
+
+    /** Starts a killed service or switch agent again. */
+    void restart(Role role, int index) throws IOException, InterruptedException {
+        switch (role) {
+            case SERVICE -> startService(index);
+            case SWITCH -> startSwitch(index);
+            case OPERATOR -> throw new IllegalArgumentException("a killed operator command is not restarted");
+        }
+    }
+
+    /** What switch {@code index} holds, read over SNMP with the read community. */
+    SwitchState read(int index) throws DeviceException {
+        SnmpTarget reader = new SnmpTarget(addresses.get(index).snmp(), new SnmpCredentials.Community("public"),
+                READ_TIMEOUT_MS, 2);
+        try (SnmpVlanDevice device = SnmpVlanDevice.open(names.get(index) + "-reader", reader)) {
+            return device.read();
+        }
+    }
+
+    /** What every switch holds. */
+    List<SwitchState> readAll() throws DeviceException {
+        List<SwitchState> states = new ArrayList<>();
+        for (int i = 0; i < size(); i++) {
+            states.add(read(i));
+        }
+        return states;
+    }
+
+    /** Sends a fault command ({@code delay 300}, {@code clear}) to switch {@code index}'s control port. */
+    String control(int index, String command) throws IOException {
+        try (ControlClient client = ControlClient.connect(addresses.get(index).control())) {
+            return client.command(command);
+        }
+    }
+
+    private JavaProcess start(String label, Class<?> main, String... args) throws IOException {
+        JavaProcess process = JavaProcess.start(String.format("%04d-%s", ++starts, label), dir.resolve("logs"), dir,
+                main, args);
+        started.add(process);
+        return process;
+    }
+
+    /** Kills every process the lab started (frozen ones too: SIGKILL needs no SIGCONT). */
+    @Override
+    public void close() throws InterruptedException {
+        for (JavaProcess process : started) {
+            process.kill();
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.waldoconf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chaos run ({@link ChaosRun}) in the normal test suite: a few rounds on three switches, each
+ * with one fault, failing on any mixed state or broken promise. The long run is the same test with
+ * more rounds: {@code bin/chaos} (see the README's test section), or {@code -Dchaos.rounds=N
+ * -Dchaos.minutes=M -Dchaos.seed=S -Dchaos.switches=K -Dchaos.dir=DIR}.
+ */
+class ChaosRunTest {
+    /** Rounds in the normal suite: each takes some 10 to 30 s on a busy 2-core machine. */
+    private static final int SUITE_ROUNDS = 4;
+    private static final int SUITE_MINUTES = 8;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void noRoundLeavesSomeSwitchesChangedAndOthersNot() throws Exception {
+        ChaosRun.Settings settings = ChaosRun.Settings.fromProperties(SUITE_ROUNDS, SUITE_MINUTES);
+        // -Dchaos.dir keeps the lab's logs (one per process) after a long run; by default they go with the test.
+        Path labDir = Files.createDirectories(Path.of(System.getProperty("chaos.dir", dir.toString())));
+        try (ChaosLab lab = ChaosLab.start(labDir, settings.switches())) {
+            ChaosRun.ChaosFigures figures = new ChaosRun(settings, lab, System.out).run();
+            // The rounds go to surefire's report file with the rest of the test's output; the seed and
+            // figures also go to the build's console (the process's own stderr passes surefire's capture).
+            new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8)
+                    .println(figures.summary(settings.seed()));
+
+            assertThat(figures.rounds).as("rounds run").isPositive();
+            assertThat(figures.violations).as("rounds with a mixed state or an outcome other than the commands"
+                    + " promised (seed %d; logs in %s)", settings.seed(), labDir.resolve("logs")).isEmpty();
+        }
+    }
+}
