@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:applied (or nothing to change, or --dry-run)",
             "1:refused by a switch or failed, and no switch changed; or declined at the prompt",
-            "2:bad usage, invalid inventory or plan (also at commit), or no terminal to confirm on and no --yes",
+            "2:bad usage, invalid inventory or plan (also at commit), or no --yes and nothing to answer (no terminal, no input)",
             "3:a switch or its service is unreachable (the message says which switches may hold what)",
             "4:a pending trial on a switch of the plan blocks the change",
             "5:this operator has no certificate (run 'waldoconf init'), or the lab could not be started"},
@@ -149,15 +149,18 @@ final class ApplyCommand extends SwitchCommand {
         if (yes) {
             return true;
         }
-        if (!context.terminal().isInteractive()) {
-            throw new CommandFailure(ExitCodes.USAGE, "not applying without confirmation: there is no terminal to"
-                    + " ask on. Pass --yes to apply non-interactively, or --dry-run to only print the plan.");
-        }
+        boolean interactive = context.terminal().isInteractive();
         out().flush();
         String what = "Apply these changes to " + plan.changing().size() + " switch"
                 + (plan.changing().size() == 1 ? "" : "es")
                 + (trial == null ? "" : " as a " + DurationConverter.format(trial) + " trial") + "?";
+        // Without a terminal the answer may still come down a pipe (`yes | waldoconf apply ...`);
+        // only when nothing can answer at all is the missing --yes a usage error.
         String answer = context.terminal().readLine(what + " Only 'yes' is accepted: ");
+        if (answer == null && !interactive) {
+            throw new CommandFailure(ExitCodes.USAGE, "not applying without confirmation: there is no terminal to"
+                    + " ask on. Pass --yes to apply non-interactively, or --dry-run to only print the plan.");
+        }
         return answer != null && answer.trim().equals("yes");
     }
 

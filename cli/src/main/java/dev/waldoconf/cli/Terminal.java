@@ -8,7 +8,10 @@ public interface Terminal {
     /** Whether a person can answer a question (stdin and stdout are a terminal). */
     boolean isInteractive();
 
-    /** Prints {@code prompt} and reads one line; null at end of input. */
+    /**
+     * Prints {@code prompt} and reads one line: from the terminal, or else from standard input
+     * (a pipe such as {@code yes | waldoconf apply ...}); null at end of input.
+     */
     String readLine(String prompt);
 
     /** The process's terminal. */
@@ -22,10 +25,37 @@ public interface Terminal {
 
             @Override
             public String readLine(String prompt) {
-                Console console = System.console();
-                return console == null ? null : console.readLine("%s", prompt);
+                if (isInteractive()) {
+                    return System.console().readLine("%s", prompt);
+                }
+                System.out.print(prompt);
+                System.out.flush();
+                return PipedInput.LINES.readLine();
             }
         };
+    }
+
+    /** Standard input read as lines when it is not a terminal (a pipe or a file), opened once. */
+    final class PipedInput {
+        static final PipedInput LINES = new PipedInput();
+        private final java.io.BufferedReader reader = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, java.nio.charset.Charset.defaultCharset()));
+
+        private PipedInput() {
+        }
+
+        /** The next line, or null at the end of input or when it cannot be read. */
+        synchronized String readLine() {
+            try {
+                String line = reader.readLine();
+                if (line != null) {
+                    System.out.println();  // the answer came from a pipe: end the prompt's line
+                }
+                return line;
+            } catch (java.io.IOException e) {
+                return null;
+            }
+        }
     }
 
     /**

@@ -79,6 +79,16 @@ class ApplyCommandTest {
     }
 
     @Test
+    void withoutTerminalAnAnswerFromAPipeIsTakenAsAtTheTerminal() {
+        cli.answers.add("yes");  // as `yes | waldoconf apply ...` gives it: not interactive, a line to read
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "5m");
+        assertThat(result.exitCode()).isZero();
+        assertThat(cli.prompts).containsExactly("Apply these changes to 3 switches as a 5m trial? Only 'yes' is"
+                + " accepted: ");
+        assertThat(engine.calls).containsExactly("apply");
+    }
+
+    @Test
     void onATerminalItAsksAndOnlyYesGoesAhead() {
         cli.interactive = true;
         cli.answers.add("y");
