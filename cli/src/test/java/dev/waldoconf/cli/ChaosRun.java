@@ -60,9 +60,9 @@ final class ChaosRun {
      * @param switches how many switches (with a service each)
      */
     record Settings(long seed, int rounds, Duration budget, int switches) {
-        /** A run of {@code rounds} from the system properties {@code chaos.seed}, {@code chaos.rounds}, {@code chaos.minutes}, {@code chaos.switches}. */
-        static Settings fromProperties(int defaultRounds, int defaultMinutes) {
-            long seed = Long.getLong("chaos.seed", new Random().nextLong());
+        /** A run from the system properties {@code chaos.seed}, {@code chaos.rounds}, {@code chaos.minutes}, {@code chaos.switches}. */
+        static Settings fromProperties(long defaultSeed, int defaultRounds, int defaultMinutes) {
+            long seed = Long.getLong("chaos.seed", defaultSeed);
             return new Settings(seed, Integer.getInteger("chaos.rounds", defaultRounds),
                     Duration.ofMinutes(Integer.getInteger("chaos.minutes", defaultMinutes)),
                     Integer.getInteger("chaos.switches", 3));
