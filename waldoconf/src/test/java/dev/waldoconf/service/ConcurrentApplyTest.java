@@ -76,8 +76,12 @@ class ConcurrentApplyTest {
         for (int round = 0; round < ROUNDS; round++) {
             Map<String, SwitchState> start = served.readAll();
             List<Plan> plans = new ArrayList<>();
+            Map<Plan, String> texts = new java.util.IdentityHashMap<>();
             for (int i = 0; i < APPLIES; i++) {
-                plans.add(served.plan(randomPlan(random)));
+                String text = randomPlan(random);
+                Plan plan = served.plan(text);
+                plans.add(plan);
+                texts.put(plan, text);
             }
             List<Attempt> attempts = runConcurrently(plans);
             List<Attempt> done = attempts.stream().filter(a -> a.committedAt().isPresent())
@@ -88,7 +92,9 @@ class ConcurrentApplyTest {
             Map<String, SwitchState> end = served.readAll();
             assertThat(someOrderGives(start, done.stream().map(Attempt::plan).toList(), end))
                     .as("round %d (seed %d): the switches hold what the %d committed applies give in some order;"
-                            + " outcomes %s", round, SEED, done.size(), attempts.stream().map(Attempt::outcome).toList())
+                            + " outcomes %s%nstart %s%nend %s%ncommitted plans, in the order they returned:%n%s", round,
+                            SEED, done.size(), attempts.stream().map(Attempt::outcome).toList(), start, end,
+                            done.stream().map(a -> texts.get(a.plan())).toList())
                     .isTrue();
         }
         System.err.printf("ConcurrentApplyTest: %d of %d applies committed over %d rounds (seed %d); the others: %s%n",
