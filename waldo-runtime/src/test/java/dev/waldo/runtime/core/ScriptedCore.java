@@ -36,6 +36,25 @@ import java.util.Set;
  * </pre>
  */
 final class ScriptedCore {
+    /**
+     * The start the commit and crash scripts share: attempt T1 rooted on a, with calls served on b
+     * and c (each holding a lock), asked to prepare on all three.
+     */
+    static final String PREPARED_ON_A_B_C = """
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            call a T1 c
+            deliver a c
+            serve c T1 y
+            deliver c a
+            done a T1
+            deliver a b
+            deliver a c
+            """;
+
     private final Map<String, HostCore> cores = new LinkedHashMap<>();
     private final Map<String, InMemoryStorage> storages = new HashMap<>();
     private int runs;

@@ -10,22 +10,6 @@ import org.junit.jupiter.api.Test;
  * commands). A changed trace is a changed protocol: read the diff.
  */
 class ScriptedCoreTest {
-    /** Attempt T1 rooted on a, with calls served on b and c, asked to prepare on all three. */
-    private static final String PREPARED_ON_A_B_C = """
-            begin a T1
-            call a T1 b
-            deliver a b
-            serve b T1 x
-            deliver b a
-            call a T1 c
-            deliver a c
-            serve c T1 y
-            deliver c a
-            done a T1
-            deliver a b
-            deliver a c
-            """;
-
     /** A prepared attempt holds its lock against an older, even primary, request until commit. */
     @Test
     void preparedParticipantIsNeverWoundedAndTheOlderRequestWaits() {
@@ -595,7 +579,7 @@ class ScriptedCoreTest {
     /** A restarted host takes up an attempt its journal left voted yes, and installs it once a peer says it committed. */
     @Test
     void restartedParticipantRecoversACommitFromAPeer() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes
@@ -623,7 +607,7 @@ class ScriptedCoreTest {
     /** A restarted host whose yes vote was overruled by a peer's no learns the backout from that peer. */
     @Test
     void restartedParticipantRecoversABackoutFromAPeer() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote c T1 yes
             deliver c a
             restart c            # c voted yes and is killed
@@ -648,7 +632,7 @@ class ScriptedCoreTest {
     /** While nobody knows the outcome the recovered attempt stays, asks again on ticks, and follows the coordinator. */
     @Test
     void restartedParticipantStaysInDoubtWhileNobodyKnowsAndFollowsTheCoordinatorLater() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes

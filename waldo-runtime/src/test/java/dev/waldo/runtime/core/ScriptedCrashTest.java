@@ -10,26 +10,10 @@ import org.junit.jupiter.api.Test;
  * log finishes what it was part of.
  */
 class ScriptedCrashTest {
-    /** a coordinates T1 across b and c; both hold a lock and were asked to prepare. */
-    private static final String PREPARED_ON_A_B_C = """
-            begin a T1
-            call a T1 b
-            deliver a b
-            serve b T1 x
-            deliver b a
-            call a T1 c
-            deliver a c
-            serve c T1 y
-            deliver c a
-            done a T1
-            deliver a b
-            deliver a c
-            """;
-
     /** Persist before you send: b's yes vote, a's commit and its own part are logged before they leave. */
     @Test
     void aCoordinatorThatLoggedItsCommitSendsItAgainAfterACrash() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             log b
             vote c T1 yes
@@ -84,7 +68,7 @@ class ScriptedCrashTest {
     /** A coordinator restarted on its log answers a participant in doubt from it. */
     @Test
     void aCoordinatorAnswersAQueryFromItsLogAfterARestart() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes
@@ -119,7 +103,7 @@ class ScriptedCrashTest {
     /** Presumed abort: a coordinator that restarts without a logged commit tells a participant in doubt to back out. */
     @Test
     void aCoordinatorRestartedWithoutALoggedCommitAnswersBackedOut() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes
@@ -150,7 +134,7 @@ class ScriptedCrashTest {
     /** A participant that crashed after its logged yes vote is in doubt at start, asks, and installs. */
     @Test
     void aParticipantRestartedFromItsLogLearnsTheCommit() {
-        String trace = new ScriptedCore("a", "b", "c").run(PREPARED_ON_A_B_C + """
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes
