@@ -269,19 +269,7 @@ class ScriptedCoreTest {
     /** Cooperative termination: the coordinator's Commit reached b but not c; c, in doubt, learns the commit from b. */
     @Test
     void inDoubtParticipantLearnsTheCommitFromAPeer() {
-        String trace = new ScriptedCore("a", "b", "c").run("""
-            begin a T1
-            call a T1 b
-            deliver a b
-            serve b T1 x
-            deliver b a
-            call a T1 c
-            deliver a c
-            serve c T1 y
-            deliver c a
-            done a T1
-            deliver a b
-            deliver a c
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes
@@ -413,19 +401,7 @@ class ScriptedCoreTest {
     /** A participant that voted no backs out as soon as it loses the coordinator, and tells b, in doubt, so. */
     @Test
     void aNoVoterBacksOutAloneWhenTheCoordinatorIsLostAndTellsThePeers() {
-        String trace = new ScriptedCore("a", "b", "c").run("""
-            begin a T1
-            call a T1 b
-            deliver a b
-            serve b T1 x
-            deliver b a
-            call a T1 c
-            deliver a c
-            serve c T1 y
-            deliver c a
-            done a T1
-            deliver a b
-            deliver a c
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 no
             cut a b              # a is cut off before the votes arrive: b is in doubt and asks c
@@ -482,19 +458,7 @@ class ScriptedCoreTest {
     /** Every participant voted yes and none heard the decision: they wait (blocked) until the coordinator's re-sent Commit reaches one, and the other learns it from that one. */
     @Test
     void whenEveryPeerVotedYesTheyWaitForTheDecisionAndShareItOnceOneHasIt() {
-        String trace = new ScriptedCore("a", "b", "c").run("""
-            begin a T1
-            call a T1 b
-            deliver a b
-            serve b T1 x
-            deliver b a
-            call a T1 c
-            deliver a c
-            serve c T1 y
-            deliver c a
-            done a T1
-            deliver a b
-            deliver a c
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
             vote b T1 yes
             vote c T1 yes
             vote a T1 yes
