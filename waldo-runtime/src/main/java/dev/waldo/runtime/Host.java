@@ -214,7 +214,11 @@ public final class Host implements AutoCloseable {
         return objects.get(objectId);
     }
 
-    /** Number of transaction attempts with state, locks or threads on this host (0 when idle). */
+    /**
+     * Number of transaction attempts with state, locks or threads on this host,
+     * including those decided here whose bindings are still committing or
+     * aborting (0 when idle: every binding finished its work).
+     */
     public int liveTransactions() {
         return inCore(core::liveAttempts);
     }

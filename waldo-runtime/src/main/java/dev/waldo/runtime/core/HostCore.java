@@ -398,9 +398,14 @@ public final class HostCore {
         return coordinator.undeliveredDecisions();
     }
 
-    /** Number of attempts with state or threads on this host. */
+    /**
+     * Number of attempts with state or threads on this host, counting those
+     * installed or backed out here whose bindings have not {@link #finished}:
+     * until then the outside system may still hold what the attempt pushed,
+     * and this host still owes the attempt's acknowledgement.
+     */
     public int liveAttempts() {
-        return state.txns.size();
+        return state.txns.size() + participant.finishingAttempts();
     }
 
     /** Number of variables that have lock holders or waiters on this host. */

@@ -236,6 +236,11 @@ final class Participant {
         }
     }
 
+    /** Attempts installed or discarded here that wait for {@link #finished}. */
+    int finishingAttempts() {
+        return finishing.size();
+    }
+
     /** Answers a commit or backout for an attempt that already ended here, once its bindings finished. */
     private void acknowledgeEnded(int from, TxnId txn) {
         Set<Integer> owed = finishing.get(txn);
