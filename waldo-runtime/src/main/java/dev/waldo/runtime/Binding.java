@@ -23,6 +23,17 @@ package dev.waldo.runtime;
  * the same variables. Prepare may be slow (device I/O); it runs off the
  * transaction threads. Variables whose value did not change are not reported,
  * and a binding with nothing changed is not called at all.
+ *
+ * <p><b>Locks are held until commit or abort returned.</b> A transaction
+ * whose bindings took part on a host keeps every lock it holds there until
+ * each of those bindings' {@link #commit} or {@link #abort} for it has
+ * returned; only then may another transaction lock those variables, and so
+ * {@link #load} them. A transaction that comes next therefore reads the
+ * outside system as the commit left it, or as the abort put it back, never
+ * half-way (a backed-out change still on a device while its undo runs). The
+ * price: the transaction's variables on that host stay locked for as long as
+ * commit or abort takes, so keep them short, and one that never returns
+ * keeps them locked. A binding needs no waiting of its own for this.
  */
 public interface Binding {
     /**
@@ -51,10 +62,19 @@ public interface Binding {
     /** Applies or validates the changes; must not return null. */
     Vote prepare(BoundTransaction transaction) throws Exception;
 
-    /** The transaction committed everywhere: make the prepared changes final. */
+    /**
+     * The transaction committed everywhere: make the prepared changes final.
+     * The transaction keeps its locks on this host until this returns (see
+     * above), so the next transaction loads what it leaves.
+     */
     void commit(BoundTransaction transaction) throws Exception;
 
-    /** The transaction was backed out: undo whatever {@link #prepare} did. */
+    /**
+     * The transaction was backed out: undo whatever {@link #prepare} did.
+     * The transaction keeps its locks on this host until this returns, so the
+     * next transaction loads the outside system as this put it back, not the
+     * backed-out change.
+     */
     void abort(BoundTransaction transaction) throws Exception;
 
     /**

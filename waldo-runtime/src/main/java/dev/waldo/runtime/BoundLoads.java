@@ -3,7 +3,10 @@ package dev.waldo.runtime;
 /**
  * Asks a host's bindings for the value a transaction starts a bound variable
  * from ({@link Binding#load}): the runtime's half of reading an outside
- * system inside a transaction.
+ * system inside a transaction. A load happens under the variable's lock,
+ * which an earlier transaction whose bindings took part on this host keeps
+ * until their commit or abort returned: so a load never reads the outside
+ * system in the middle of another transaction's commit or undo.
  */
 final class BoundLoads {
     private BoundLoads() {

@@ -9,7 +9,10 @@ import java.util.Optional;
  * What one transaction changed, on one host, in the variables a
  * {@link Binding} is bound to. The same instance is passed to prepare and to
  * the commit or abort that follows, so a binding can match them by identity
- * or by {@link #id()}.
+ * or by {@link #id()}. Until that commit or abort has returned, the
+ * transaction keeps its locks on this host: no other transaction loads these
+ * variables while the binding is still changing the outside system for this
+ * one (see {@link Binding}).
  *
  * @param id the transaction attempt's id, unique on the network (for logs and journals)
  * @param changes the changed variables, in the order the transaction first touched them

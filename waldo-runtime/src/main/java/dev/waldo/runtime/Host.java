@@ -214,7 +214,11 @@ public final class Host implements AutoCloseable {
         return objects.get(objectId);
     }
 
-    /** Number of transaction attempts with state, locks or threads on this host (0 when idle). */
+    /**
+     * Number of transaction attempts with state, locks or threads on this host,
+     * including those decided here whose bindings are still committing or
+     * aborting (0 when idle: every binding finished its work).
+     */
     public int liveTransactions() {
         return inCore(core::liveAttempts);
     }
@@ -701,8 +705,10 @@ public final class Host implements AutoCloseable {
 
     /**
      * Commits or aborts every binding that prepared {@code txn}, in order on the
-     * binding thread, then lets the core acknowledge: the root's caller returns
-     * only after bindings everywhere finished.
+     * binding thread, then lets the core release the attempt's locks here and
+     * acknowledge: no transaction here loads a bound variable the attempt
+     * locked while its bindings still change the outside system, and the
+     * root's caller returns only after bindings everywhere finished.
      */
     private void finishBindings(LocalTxn txn, boolean commit) {
         if (txn.preparedBindings.isEmpty()) {
@@ -710,10 +716,13 @@ public final class Host implements AutoCloseable {
             return;
         }
         boolean queued = runBindingWork(() -> {
-            for (PreparedBinding work : txn.preparedBindings) {
-                finishBinding(work, txn.id, commit);
+            try {
+                for (PreparedBinding work : txn.preparedBindings) {
+                    finishBinding(work, txn.id, commit);
+                }
+            } finally {
+                inCore(() -> core.finished(txn.id)); // even after an Error: the locks must not stay held
             }
-            inCore(() -> core.finished(txn.id));
         });
         if (!queued) {
             core.finished(txn.id);

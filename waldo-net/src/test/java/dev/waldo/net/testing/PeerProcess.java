@@ -27,6 +27,8 @@ import java.util.function.DoubleSupplier;
  * bump n              -> @OK total | @FAILED ExceptionName: message   (runs in the background)
  * bump-all n          -> as bump, but one transaction bumps every connected endpoint
  * state               -> @STATE count bound live ledger-commits ledger-aborts
+ *                                      (live: Host.liveTransactions, which counts an attempt
+ *                                       until its ledger commit or abort has run)
  * pause-prepare       -> @PAUSING       the next ledger prepare prints @PREPARED-PAUSE and waits
  * release             -> @RELEASED      lets a paused prepare vote yes
  * release-no          -> @RELEASED      lets a paused prepare vote no (printing @VOTED-NO)

@@ -36,6 +36,11 @@ import java.util.Set;
  * releases a committed attempt's locks as it decides the install, so a body
  * that ran in between could read the old value. (The deterministic
  * simulation found exactly this when its bodies ran inside decision handling.)
+ * An attempt whose bindings took part here ({@code finishLater} in
+ * {@link #vote(TxnId, boolean, String, boolean)}) is the exception: it keeps
+ * its locks until the host layer reports {@link #finished}, since until its
+ * bindings committed or undid their work the outside system still holds the
+ * attempt's change.
  */
 public final class HostCore {
     /** How a root body ended, as the host layer reports it in {@link #finishRoot}. */
@@ -214,9 +219,12 @@ public final class HostCore {
     /**
      * The local bindings prepared {@code txn} and vote. With {@code finishLater},
      * bindings took part: after the attempt's {@link Decision.Install} or
-     * {@link Decision.Discard}, this host acknowledges to the coordinator only
-     * once the host layer reports {@link #finished}, so the root's caller
-     * returns after every binding committed or undid its work.
+     * {@link Decision.Discard}, this host keeps the attempt's locks and
+     * acknowledges to the coordinator only once the host layer reports
+     * {@link #finished}. So no transaction here reads (or loads from the
+     * outside system) what the attempt locked while its bindings still commit
+     * or undo its change, and the root's caller returns after every binding
+     * committed or undid its work.
      */
     public void vote(TxnId txn, boolean yes, String reason, boolean finishLater) {
         vote(txn, yes, reason, finishLater, NO_PAYLOAD);
@@ -235,7 +243,8 @@ public final class HostCore {
     /**
      * The host layer applied an attempt's {@link Decision.Install} or
      * {@link Decision.Discard} and its bindings finished their commit or
-     * abort: log its end and acknowledge now. The host layer reports this
+     * abort: release the locks it kept for them (the waiters' grants follow),
+     * log its end and acknowledge now. The host layer reports this
      * for every install and discard (for one that needs no report it changes
      * nothing): an attempt whose yes vote was logged logs its end only after
      * it was applied, so that a crash in between applies it again rather
@@ -398,9 +407,14 @@ public final class HostCore {
         return coordinator.undeliveredDecisions();
     }
 
-    /** Number of attempts with state or threads on this host. */
+    /**
+     * Number of attempts with state or threads on this host, counting those
+     * installed or backed out here whose bindings have not {@link #finished}:
+     * until then the outside system may still hold what the attempt pushed,
+     * and this host still owes the attempt's acknowledgement.
+     */
     public int liveAttempts() {
-        return state.txns.size();
+        return state.txns.size() + participant.finishingAttempts();
     }
 
     /** Number of variables that have lock holders or waiters on this host. */

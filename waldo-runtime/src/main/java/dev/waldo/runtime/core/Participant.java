@@ -22,8 +22,12 @@ final class Participant {
     private final CoreState state;
     private final Locking locking;
     private Coordinator coordinator;
-    /** Attempts installed or discarded here whose bindings are still finishing: who to acknowledge then. */
-    private final Map<TxnId, Set<Integer>> finishing = new HashMap<>();
+    /**
+     * Attempts installed or discarded here that wait for {@link #finished}: their bindings are
+     * still committing or undoing (those keep their locks meanwhile), or their end is still to be
+     * logged. Each record's {@code acksOwed} says whom to acknowledge then.
+     */
+    private final Map<TxnId, TxnRecord> finishing = new HashMap<>();
     /** Logged attempts that ended here: their end is logged once the host layer applied it. */
     private final Map<TxnId, Boolean> endsToLog = new HashMap<>();
     /** Logged attempts whose records may be forgotten once they are acknowledged. */
@@ -172,15 +176,13 @@ final class Participant {
     void backoutLocal(TxnRecord record) {
         end(record, false);
         state.decide(new Decision.Discard(record.id, record.prepared()));
-        locking.releaseLocks(record);
-        acknowledge(record);
+        settle(record);
     }
 
     void installLocal(TxnRecord record) {
         end(record, true);
         state.decide(new Decision.Install(record.id));
-        locking.releaseLocks(record);
-        acknowledge(record);
+        settle(record);
     }
 
     /**
@@ -203,9 +205,20 @@ final class Participant {
         }
     }
 
-    private void acknowledge(TxnRecord record) {
+    /**
+     * Releases an ended attempt's locks and acknowledges, now or at
+     * {@link #finished}. An attempt whose bindings took part here keeps its
+     * locks until they finished: the outside system holds the attempt's
+     * change until their commit or abort is done (an undo pushes the old
+     * state back), so a transaction that took the locks sooner would load
+     * the outside system mid-change and push what it read back again.
+     */
+    private void settle(TxnRecord record) {
+        if (!record.finishLater) {
+            locking.releaseLocks(record);
+        }
         if (record.finishLater || record.logged) {
-            finishing.put(record.id, new HashSet<>(record.acksOwed));
+            finishing.put(record.id, record);
             return;
         }
         acknowledge(record.id, record.acksOwed);
@@ -230,17 +243,23 @@ final class Participant {
 
     /** See {@link HostCore#finished}. */
     void finished(TxnId txn) {
-        Set<Integer> owed = finishing.remove(txn);
-        if (owed != null) {
-            acknowledge(txn, owed);
+        TxnRecord record = finishing.remove(txn);
+        if (record != null) {
+            locking.releaseLocks(record);
+            acknowledge(txn, record.acksOwed);
         }
+    }
+
+    /** Attempts installed or discarded here that wait for {@link #finished}. */
+    int finishingAttempts() {
+        return finishing.size();
     }
 
     /** Answers a commit or backout for an attempt that already ended here, once its bindings finished. */
     private void acknowledgeEnded(int from, TxnId txn) {
-        Set<Integer> owed = finishing.get(txn);
-        if (owed != null) {
-            owed.add(from);
+        TxnRecord record = finishing.get(txn);
+        if (record != null) {
+            record.acksOwed.add(from);
         } else {
             state.send(from, new Message.Ack(txn));
         }

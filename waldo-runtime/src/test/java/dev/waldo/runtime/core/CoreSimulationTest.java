@@ -58,6 +58,15 @@ class CoreSimulationTest {
         assertThat(firstViolation(Simulation.Fault.SEND_BEFORE_PERSIST)).isNotNull();
     }
 
+    /**
+     * A host layer that reports bindings finished while they still commit or undo: the core then
+     * lets the next attempt read what the device is still changing.
+     */
+    @Test
+    void reportingBindingsFinishedTooEarlyIsCaught() {
+        assertThat(firstViolation(Simulation.Fault.FINISH_BEFORE_BINDINGS)).isNotNull();
+    }
+
     /** The first violation the broken variant causes within 300 crashing seeds, or null. */
     private static String firstViolation(Simulation.Fault fault) {
         for (long seed = 1; seed <= 300; seed++) {

@@ -24,7 +24,9 @@ import java.util.Set;
  * done a T1             T1's root body on a returns; commit starts
  * unwind a T1           T1's root body on a unwinds after a wound
  * retry a T1            T1's next attempt begins (named T1')
- * vote b T1 yes|no      host b's bindings vote on T1
+ * vote b T1 yes|no      host b votes on T1, no bindings taking part (its install or discard is finished at once)
+ * vote b T1 yes|no bound  host b's bindings took part and vote; their commit or abort runs until "finish"
+ * finish b T1           host b's bindings finished T1's commit or abort
  * deliver a b [n|all]   deliver the next n (default 1) messages from a to b
  * drop a b              lose the next message from a to b
  * tick a [n]            host a ticks n times
@@ -63,6 +65,8 @@ final class ScriptedCore {
     private final Map<TxnId, String> attemptNames = new HashMap<>();
     private final Map<String, ArrayDeque<Envelope>> links = new HashMap<>();
     private final Map<String, Long> served = new HashMap<>();
+    /** "host/attempt" whose bindings took part: their install or discard waits for "finish". */
+    private final Set<String> bound = new HashSet<>();
     private final Set<String> cut = new HashSet<>();
     private final List<String> trace = new ArrayList<>();
 
@@ -110,7 +114,15 @@ final class ScriptedCore {
             }
             case "done" -> core.finishRoot(attempts.get(words[2]), HostCore.Ending.DONE);
             case "unwind" -> core.finishRoot(attempts.get(words[2]), HostCore.Ending.WOUNDED);
-            case "vote" -> core.vote(attempts.get(words[2]), words[3].equals("yes"), words[3].equals("yes") ? null : "no");
+            case "vote" -> {
+                boolean withBindings = words.length > 4 && words[4].equals("bound");
+                if (withBindings) {
+                    bound.add(host + "/" + words[2]);
+                }
+                core.vote(attempts.get(words[2]), words[3].equals("yes"), words[3].equals("yes") ? null : "no",
+                        withBindings);
+            }
+            case "finish" -> core.finished(attempts.get(words[2]));
             case "deliver" -> deliver(host, words[2], words.length > 3 ? words[3] : "1");
             case "drop" -> {
                 Envelope lost = links.get(host + ">" + words[2]).poll();
@@ -219,15 +231,19 @@ final class ScriptedCore {
     /**
      * Drains every core, queueing messages on their links and tracing
      * everything, until none produces more. Installs and discards count as
-     * applied at once (reported to the core with {@code finished}); the
+     * applied at once, and finished (reported to the core with
+     * {@code finished}) unless bindings took part ("vote ... bound"); the
      * records the cores ask to persist are not traced.
      */
     private void collect() {
         for (Map.Entry<String, HostCore> entry : cores.entrySet()) {
             for (Outbox out = entry.getValue().drain(); !out.isEmpty(); out = entry.getValue().drain()) {
                 storages.get(entry.getKey()).append(out.persist()); // persist before you send
-                List<TxnId> applied = trace(entry.getKey(), out);
-                applied.forEach(entry.getValue()::finished);
+                for (TxnId applied : trace(entry.getKey(), out)) {
+                    if (!bound.contains(entry.getKey() + "/" + attemptNames.get(applied))) {
+                        entry.getValue().finished(applied);
+                    }
+                }
             }
         }
     }

@@ -68,6 +68,71 @@ class ScriptedCoreTest {
               a: root T2 COMMITTED""");
     }
 
+    /**
+     * A backed-out attempt whose bindings took part keeps its locks until they
+     * finished their abort: the next attempt's request waits, and is granted
+     * (and T1 acknowledged) only once the undo is done.
+     */
+    @Test
+    void aBackedOutAttemptKeepsItsLocksUntilItsBindingsFinished() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x
+            deliver b a
+            done a T1
+            deliver a b         # Prepare
+            vote b T1 no bound  # b's bindings changed the device and refuse
+            deliver b a
+            deliver a b         # Backout: b discards T1; its bindings' abort runs
+            begin a T2
+            call a T2 b
+            deliver a b
+            serve b T2 x        # T1 keeps x while the abort runs
+            finish b T1         # the abort is done: x goes to T2
+            deliver b a
+            vote a T1 yes       # the root's own part ends: T1 is refused, T2 becomes a's primary
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > call a T1 b
+              a -> b: Call T1 (primary)
+            > deliver a b
+              b: run call of T1
+            > serve b T1 x
+              granted
+              b -> a: Reply T1
+            > deliver b a
+              a: reply to T1
+            > done a T1
+              a: prepare T1
+              a -> b: Prepare T1
+            > deliver a b
+              b: prepare T1
+            > vote b T1 no bound
+              b -> a: Vote T1 REFUSED
+            > deliver b a
+              a -> b: Backout T1
+            > deliver a b
+              b: discard T1 (prepared)
+            > begin a T2
+            > call a T2 b
+              a -> b: Call T2
+            > deliver a b
+              b: run call of T2
+            > serve b T2 x
+              waiting
+            > finish b T1
+              b: granted T2 x
+              b -> a: Ack T1
+            > deliver b a
+            > vote a T1 yes
+              a: discard T1 (prepared)
+              a: root T1 REFUSED
+              a -> b: Promote T2""");
+    }
+
     /** A lost vote: the coordinator re-sends Prepare on its ticks and the participant answers again. */
     @Test
     void lostVoteIsRecoveredByTheCoordinatorsResentPrepare() {

@@ -31,7 +31,9 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * root ended exactly once (or was lost with its host); no attempt was both
  * installed and discarded; every host that voted yes on a committed attempt
  * installed it; no durable outcome was contradicted; no lock, attempt or
- * attempt in doubt is left anywhere.
+ * attempt in doubt is left anywhere. While it runs, it checks that no attempt
+ * reads a variable on a host while the bindings of another attempt that wrote
+ * it there are still committing or undoing (the device is still changing).
  */
 final class Simulation {
     static final int COUNTERS = 2;
@@ -130,7 +132,9 @@ final class Simulation {
         /** The storage loses every participant's prepared record, so a restart forgets its yes vote. */
         FORGET_PREPARED,
         /** The host layer sends a drain's messages before it persists its records. */
-        SEND_BEFORE_PERSIST
+        SEND_BEFORE_PERSIST,
+        /** The host layer reports bindings finished as soon as it applies an install or discard. */
+        FINISH_BEFORE_BINDINGS
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -315,6 +319,7 @@ final class Simulation {
 
     /** Applies the op to the attempt's working copy; returns what a counter increment read, or null. */
     private String apply(TxnId txn, Op op) {
+        checkBindingsFinished(txn, op);
         Map<String, Long> values = working.computeIfAbsent(txn, t -> new HashMap<>())
                 .computeIfAbsent(op.host, h -> new HashMap<>());
         long value = values.getOrDefault(op.variable, committed.get(op.host).get(op.variable));
@@ -323,6 +328,22 @@ final class Simulation {
             System.out.println("apply " + txn + " on " + op.host + " " + op.variable + " read " + value + " + " + op.delta);
         }
         return op.variable.startsWith("counter") ? op.host + ":" + op.variable + "=" + value : null;
+    }
+
+    /**
+     * An attempt reads a variable only once the bindings of every attempt that
+     * wrote it on that host finished their commit or abort there: until then
+     * the device may still hold a change that is being undone.
+     */
+    private void checkBindingsFinished(TxnId txn, Op op) {
+        for (Map.Entry<Integer, TxnId> pending : unfinished) {
+            TxnId writer = pending.getValue();
+            if (pending.getKey() == op.host && !writer.equals(txn)
+                    && working.getOrDefault(writer, Map.of()).getOrDefault(op.host, Map.of()).containsKey(op.variable)) {
+                violations.add("attempt " + txn + " read " + op.host + ":" + op.variable + " while the bindings of "
+                        + writer + ", which wrote it there, had not finished");
+            }
+        }
     }
 
     /** Counts a read only once the root saw it: a call whose reply was lost did not happen for the root. */
@@ -724,6 +745,9 @@ final class Simulation {
     private void finishOrLater(int h, TxnId txn) {
         if (bound.remove(h + "/" + txn)) {
             unfinished.add(Map.entry(h, txn));
+            if (fault == Fault.FINISH_BEFORE_BINDINGS) {
+                cores[h].finished(txn); // too early: the bindings are still at work
+            }
         } else {
             cores[h].finished(txn);
         }
