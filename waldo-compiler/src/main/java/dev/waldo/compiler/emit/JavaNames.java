@@ -65,6 +65,11 @@ final class JavaNames {
         return RESERVED.contains(waldoName) || RUNTIME_CLASSES.contains(waldoName) ? waldoName + "_" : waldoName;
     }
 
+    /** {@code name} with its indefinite article, for generated Javadoc: "an Order", "a Lamp". */
+    static String article(String name) {
+        return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
+    }
+
     /** The in-transaction method that runs Waldo function {@code name}. */
     static String body(String name) {
         return name + "$";

@@ -151,7 +151,7 @@ final class KindEmitter {
 
     private void factory() {
         List<Param> params = onCreateParams();
-        out.javadoc("Creates " + article(kind.name()) + " on {@code host} and runs its initializers and onCreate"
+        out.javadoc("Creates " + JavaNames.article(kind.name()) + " on {@code host} and runs its initializers and onCreate"
                 + " as its first transaction.");
         out.open("public static %s create(%s)", className, parameters("Host host", params));
         out.line("%s created = new %s(host);", className, className);
@@ -161,10 +161,6 @@ final class KindEmitter {
         out.line("});");
         out.line("return created;");
         out.close().blank();
-    }
-
-    private static String article(String name) {
-        return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
     private void initializer() {

@@ -1,25 +1,34 @@
 package dev.waldo.compiler.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.waldo.compiler.WaldoCompiler;
 import dev.waldo.compiler.diag.SourceFile;
-import dev.waldo.runtime.ApplicationException;
+import dev.waldo.compiler.emit.JavaCompilation;
 import dev.waldo.runtime.Host;
-import dev.waldo.runtime.TransactionAbortedException;
-import dev.waldo.runtime.WaldoException;
-import dev.waldo.runtime.WaldoObject;
-import org.junit.jupiter.api.AfterEach;
+import dev.waldo.runtime.InMemoryNetwork;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The generated classes as host code meets them (waldo-compiler README, "Using generated code
- * from Java"): the exceptions it catches.
+ * from Java"). Each test compiles a Waldo program and a Java host class written against its
+ * generated classes, so a change to the API's shape breaks javac here, and runs the host class.
  */
 class HostApiTest {
     private static final String SHOP = """
+            Struct Order {
+                Text item;
+                Number count;
+                List(element: Text) notes;
+            }
+
             Service Shop {
                 Number stock = 3;
+                List(element: Order) orders;
 
                 Public Function take(Number n) returns Number {
                     if (n > stock)
@@ -39,38 +48,118 @@ class HostApiTest {
                         stock = 100;
                     }
                 }
+
+                Public Function place(Order order) returns Number {
+                    orders.append(order);
+                    return len(orders);
+                }
             }
             """;
 
-    private final ProgramRunner runner = new ProgramRunner(new SourceFile("shop.wld", SHOP));
-    private final Host host = runner.host("h");
-    private final WaldoObject shop = runner.create("Shop", host);
+    @Test
+    void abortReachesTheHostAsAWaldoExceptionThatNamesItsReason() throws Exception {
+        List<String> lines = runHost(SHOP, """
+                Shop shop = Shop.create(host);
+                try {
+                    shop.take(5);
+                } catch (WaldoException e) {
+                    out.add(e.getClass().getSimpleName() + " " + ((TransactionAbortedException) e).reason());
+                }
+                out.add("stock " + shop.committed(Shop.STOCK));
+                """);
 
-    @AfterEach
-    void close() {
-        runner.close();
+        assertThat(lines).containsExactly("TransactionAbortedException ABORT_CALLED", "stock 3.0");
     }
 
     @Test
-    void abortReachesTheHostAsAWaldoExceptionThatNamesItsReason() {
-        WaldoException raised = catchThrowableOfType(WaldoException.class, () -> runner.call(shop, "take", 5.0));
+    void anApplicationErrorIsAWaldoExceptionOfItsOwnKind() throws Exception {
+        List<String> lines = runHost(SHOP, """
+                try {
+                    Shop.create(host).divide(0);
+                } catch (WaldoException e) {
+                    out.add(e.getClass().getSimpleName() + " " + (e instanceof TransactionAbortedException));
+                }
+                """);
 
-        assertThat(raised).isInstanceOfSatisfying(TransactionAbortedException.class,
-                aborted -> assertThat(aborted.reason()).isEqualTo(TransactionAbortedException.Reason.ABORT_CALLED));
-        assertThat(runner.committed(shop, "stock")).isEqualTo(3.0);
+        assertThat(lines).containsExactly("ApplicationException false");
     }
 
     @Test
-    void anApplicationErrorIsAWaldoExceptionOfItsOwnKind() {
-        WaldoException raised = catchThrowableOfType(WaldoException.class, () -> runner.call(shop, "divide", 0.0));
+    void aWaldoCatchOfExceptionStillCannotSwallowAnAbort() throws Exception {
+        List<String> lines = runHost(SHOP, """
+                Shop shop = Shop.create(host);
+                try {
+                    shop.swallowAbort();
+                } catch (TransactionAbortedException e) {
+                    out.add("aborted");
+                }
+                out.add("stock " + shop.committed(Shop.STOCK));
+                """);
 
-        assertThat(raised).isInstanceOf(ApplicationException.class).isNotInstanceOf(TransactionAbortedException.class);
+        assertThat(lines).containsExactly("aborted", "stock 3.0");
     }
 
     @Test
-    void aWaldoCatchOfExceptionStillCannotSwallowAnAbort() {
-        assertThat(catchThrowableOfType(TransactionAbortedException.class, () -> runner.call(shop, "swallowAbort")))
-                .isNotNull();
-        assertThat(runner.committed(shop, "stock")).isEqualTo(3.0);
+    void aStructIsBuiltFromItsFieldsAndKeepsItsOwnCopyOfThem() throws Exception {
+        List<String> lines = runHost(SHOP, """
+                WList<String> notes = new WList<>(List.of("gift wrap"));
+                Order order = new Order("lamp", 2, notes);
+                notes.add("changed after");
+                out.add(order.item + " " + order.count + " " + order.notes);
+                out.add("placed " + Shop.create(host).place(order));
+                out.add("default " + new Order().equals(new Order("", 0, new WList<>())));
+                try {
+                    new Order(null, 1, notes);
+                } catch (NullPointerException e) {
+                    out.add(e.getMessage());
+                }
+                """);
+
+        assertThat(lines).containsExactly("lamp 2.0 [gift wrap]", "placed 1.0", "default true", "Order.item");
+    }
+
+    @Test
+    void aStructTooWideForAJavaConstructorKeepsOnlyItsDefaultOne() throws Exception {
+        StringBuilder wide = new StringBuilder("Struct Wide {\n");
+        for (int i = 0; i < 128; i++) {  // 128 doubles need 256 parameter slots; the JVM allows 255
+            wide.append("    Number f").append(i).append(";\n");
+        }
+        WaldoCompiler.Result compiled = WaldoCompiler.compile(
+                List.of(new SourceFile("wide.wld", wide.append("}\n").toString())), "wide");
+
+        Class<?> type = compiled.classes().loader(getClass().getClassLoader()).loadClass("wide.Wide");
+        assertThat(type.getConstructors()).hasSize(1).allSatisfy(c -> assertThat(c.getParameterCount()).isZero());
+    }
+
+    /**
+     * Compiles {@code waldo} into package {@code shop} and a class {@code HostCode} whose
+     * {@code run(host, out)} holds {@code body}, runs it on an in-memory host and returns what it
+     * added to {@code out}.
+     */
+    static List<String> runHost(String waldo, String body) throws Exception {
+        WaldoCompiler.Result compiled = WaldoCompiler.compile(List.of(new SourceFile("shop.wld", waldo)), "shop");
+        assertThat(compiled.ok()).as(compiled.rendered()).isTrue();
+        Map<String, String> sources = new LinkedHashMap<>(compiled.javaSources());
+        sources.put("shop/HostCode.java", """
+                package shop;
+
+                import dev.waldo.runtime.*;
+                import dev.waldo.runtime.lang.*;
+                import java.util.List;
+
+                public final class HostCode {
+                    public static void run(Host host, List<String> out) {
+                %s
+                    }
+                }
+                """.formatted(body.indent(8)));
+        ClassLoader loader = JavaCompilation.compile(sources).loader(HostApiTest.class.getClassLoader());
+        List<String> out = new ArrayList<>();
+        try (InMemoryNetwork network = new InMemoryNetwork();
+                Host host = Host.inMemory(network, "h")) {
+            loader.loadClass("shop.HostCode").getMethod("run", Host.class, List.class)
+                    .invoke(null, host, out);
+        }
+        return out;
     }
 }
