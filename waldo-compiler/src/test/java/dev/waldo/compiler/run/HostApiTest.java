@@ -1,12 +1,15 @@
 package dev.waldo.compiler.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waldo.compiler.WaldoCompiler;
 import dev.waldo.compiler.diag.SourceFile;
 import dev.waldo.compiler.emit.JavaCompilation;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldo.runtime.WaldoObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +55,12 @@ class HostApiTest {
                 Public Function place(Order order) returns Number {
                     orders.append(order);
                     return len(orders);
+                }
+
+                Public Function restock(Map(from: Text, to: Number) amounts) returns Number {
+                    for (Text item in amounts)
+                        stock += amounts[item];
+                    return stock;
                 }
             }
             """;
@@ -129,6 +138,61 @@ class HostApiTest {
 
         Class<?> type = compiled.classes().loader(getClass().getClassLoader()).loadClass("wide.Wide");
         assertThat(type.getConstructors()).hasSize(1).allSatisfy(c -> assertThat(c.getParameterCount()).isZero());
+    }
+
+    @Test
+    void invokeCallsAPublicFunctionByNameWithAnyJavaNumber() {
+        try (ProgramRunner runner = new ProgramRunner(new SourceFile("shop.wld", SHOP))) {
+            WaldoObject shop = runner.create("Shop", runner.host("h"));
+
+            assertThat(shop.invoke("take", 1)).isEqualTo(2.0);
+            assertThat(shop.invoke("restock", Map.of("lamp", 4L))).isEqualTo(6.0);
+            assertThat(shop.functions()).extracting(Object::toString).containsExactly(
+                    "take(Number n) returns Number", "divide(Number n) returns Number", "swallowAbort()",
+                    "place(Order order) returns Number",
+                    "restock(Map(from: Text, to: Number) amounts) returns Number");
+            assertThatThrownBy(() -> shop.invoke("take", 50)).isInstanceOf(TransactionAbortedException.class);
+        }
+    }
+
+    @Test
+    void invokeRefusesAnUnknownNameWithTheClosestOnes() {
+        try (ProgramRunner runner = new ProgramRunner(new SourceFile("shop.wld", SHOP))) {
+            WaldoObject shop = runner.create("Shop", runner.host("h"));
+
+            assertThatThrownBy(() -> shop.invoke("tkae", 1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Shop has no Public function 'tkae'; did you mean 'take'?");
+            assertThatThrownBy(() -> shop.invoke("sell")).hasMessage("Shop has no Public function 'sell'; known:"
+                    + " take, divide, swallowAbort, place, restock");
+        }
+    }
+
+    @Test
+    void invokeRefusesAWrongCountOfArgumentsShowingTheSignature() {
+        try (ProgramRunner runner = new ProgramRunner(new SourceFile("shop.wld", SHOP))) {
+            WaldoObject shop = runner.create("Shop", runner.host("h"));
+
+            assertThatThrownBy(() -> shop.invoke("take")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Shop.take(Number n) returns Number takes 1 argument, got 0");
+        }
+    }
+
+    @Test
+    void invokeRefusesAWrongArgumentNamingTheParameterAndWhereInsideItIsWrong() {
+        try (ProgramRunner runner = new ProgramRunner(new SourceFile("shop.wld", SHOP))) {
+            WaldoObject shop = runner.create("Shop", runner.host("h"));
+
+            assertThatThrownBy(() -> shop.invoke("take", "two")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Shop.take: argument 1 ('n') should be Number, got String two");
+            assertThatThrownBy(() -> shop.invoke("restock", Map.of("lamp", "many")))
+                    .hasMessage("Shop.restock: argument 1 ('amounts') should be Map(from: Text, to: Number),"
+                            + " but [lamp] is String many (should be Number)");
+            assertThatThrownBy(() -> shop.invoke("take", (1L << 53) + 1))  // no double holds it
+                    .hasMessageStartingWith("Shop.take: argument 1 ('n') should be Number, got 9007199254740993");
+            assertThatThrownBy(() -> shop.invoke("place", (Object) null))
+                    .hasMessage("Shop.place: argument 1 ('order') should be Order, got null");
+            assertThat(runner.committed(shop, "stock")).isEqualTo(3.0);
+        }
     }
 
     /**

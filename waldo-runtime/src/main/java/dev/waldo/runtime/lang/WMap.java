@@ -1,6 +1,5 @@
 package dev.waldo.runtime.lang;
 
-import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -52,31 +51,12 @@ public final class WMap<K, V> extends LinkedHashMap<K, V> {
             case Double d -> d;
             case String s -> s;
             case Boolean b -> b;
-            // These widen to double exactly (Float's NaN and infinities included).
-            case Integer i -> i.doubleValue();
-            case Float f -> f.doubleValue();
-            case Short s -> s.doubleValue();
-            case Byte b -> b.doubleValue();
-            case Number n -> exactDouble(n);
+            case Number n -> Values.number(n);
             case null -> throw new IllegalArgumentException(
                     "a Waldo map has no null key: its keys are Number, Text (String) or TrueFalse (Boolean)");
             default -> throw new IllegalArgumentException("a Waldo map key is a Number, Text (String) or TrueFalse"
                     + " (Boolean), not " + key.getClass().getName() + " (" + key + ")");
         };
-    }
-
-    /** Long, BigDecimal, BigInteger, AtomicLong...: their decimal text tells whether the double is exact. */
-    private static Double exactDouble(Number number) {
-        double value = number.doubleValue();
-        try {
-            if (Double.isFinite(value) && new BigDecimal(number.toString()).compareTo(new BigDecimal(value)) == 0) {
-                return value;
-            }
-        } catch (NumberFormatException notDecimal) {
-            // Falls through to the refusal: a Number whose text is not a decimal has no exact value we can check.
-        }
-        throw new IllegalArgumentException("map key " + number + " (" + number.getClass().getSimpleName()
-                + ") has no exact Number value: Waldo Numbers are doubles, and rounding it could find another key");
     }
 
     @SuppressWarnings("unchecked")
