@@ -195,6 +195,39 @@ class HostApiTest {
         }
     }
 
+    @Test
+    void hostCodeReachesNamesJavaReservesThroughTheirMangledSpelling() throws Exception {
+        List<String> lines = runHost("""
+                Struct record {
+                    Text class;
+                }
+
+                Service Shop {
+                    Number short = 1;
+                    Number short_ = 2;
+
+                    Public Function toString() returns Text {
+                        return 'shop';
+                    }
+
+                    Public Function invoke(Number throw) returns Number {
+                        return throw + short + short_;
+                    }
+
+                    Public Function kind(record r) returns Text {
+                        return r.class;
+                    }
+                }
+                """, """
+                Shop shop = Shop.create(host);
+                out.add(shop.toString_() + " " + shop.invoke_(10) + " " + shop.kind_(new record_("c")));
+                out.add(shop.committed(Shop.SHORT) + " " + shop.committed(Shop.SHORT_));
+                out.add(shop.invoke("invoke", 20) + " " + shop.invoke("toString"));
+                """);
+
+        assertThat(lines).containsExactly("shop 13.0 c", "1.0 2.0", "23.0 shop");
+    }
+
     /**
      * Compiles {@code waldo} into package {@code shop} and a class {@code HostCode} whose
      * {@code run(host, out)} holds {@code body}, runs it on an in-memory host and returns what it
