@@ -1,6 +1,7 @@
 package dev.waldo.runtime;
 
 import dev.waldo.runtime.lang.Suggestions;
+import dev.waldo.runtime.lang.Values;
 import dev.waldo.runtime.lang.WMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -120,7 +121,17 @@ public abstract class WaldoObject {
     public final Object invoke(String function, Object... args) {
         Objects.requireNonNull(function, "function");
         Object[] accepted = publicFunction(function).accept(kind, args == null ? new Object[] {null} : args);
-        return transact(function, ctx -> dispatch(ctx, function, accepted));
+        // Copied per attempt, as the typed methods do: a retried attempt must not see the
+        // arguments as a backed-out one left them (a Waldo parameter list may be appended to).
+        return transact(function, ctx -> dispatch(ctx, function, copies(accepted)));
+    }
+
+    private static Object[] copies(Object[] values) {
+        Object[] copied = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            copied[i] = Values.copy(values[i]);
+        }
+        return copied;
     }
 
     /** The Public functions host code can call, in declaration order, with their Waldo names and types. */
