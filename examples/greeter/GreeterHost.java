@@ -1,7 +1,7 @@
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
-import waldo.generated.Client;
-import waldo.generated.Server;
+import waldo.greeter.Client;
+import waldo.greeter.Server;
 
 /**
  * Host code for greeter.wld: two hosts, a connected pair, Public functions as Java methods, and

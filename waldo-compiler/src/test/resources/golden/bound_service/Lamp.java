@@ -73,6 +73,15 @@ public final class Lamp extends WaldoService {
         this.scenes.put($ctx, number, Values.copy(scene));
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("dim", "Nothing", new PublicFunction.Parameter("brightness", ValueType.NUMBER)),
+            PublicFunction.of("store", "Nothing", new PublicFunction.Parameter("number", ValueType.NUMBER), new PublicFunction.Parameter("name", ValueType.TEXT)));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

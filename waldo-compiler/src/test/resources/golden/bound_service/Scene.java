@@ -9,6 +9,16 @@ public final class Scene implements WStruct {
     public String name = "";
     public double level = 0.0;
 
+    /** Makes a Scene with every field at its default. */
+    public Scene() {
+    }
+
+    /** Makes a Scene with the given fields, in declaration order; lists, maps and structs are copied (value semantics). */
+    public Scene(String name, double level) {
+        this.name = java.util.Objects.requireNonNull(name, "Scene.name");
+        this.level = level;
+    }
+
     @Override
     public Scene copy() {
         Scene copy = new Scene();

@@ -57,6 +57,14 @@ public final class PubSubClient extends WaldoEndpoint {
         this.publications.get($ctx).add(this.uncompress$($ctx, ((String) $frame.get("publication"))));
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("received", "List(element: Text)"));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

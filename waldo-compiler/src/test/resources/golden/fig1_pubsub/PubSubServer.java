@@ -68,6 +68,14 @@ public final class PubSubServer extends WaldoEndpoint {
         $frame.set("publication", this.compress$($ctx, ((String) $frame.get("publication"))));
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("send_data", "Nothing", new PublicFunction.Parameter("data", ValueType.TEXT)));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

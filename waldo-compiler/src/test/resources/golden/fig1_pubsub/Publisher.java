@@ -58,6 +58,15 @@ public final class Publisher extends WaldoService {
         }
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("add_subscriber", "Nothing", new PublicFunction.Parameter("sub", ValueType.ENDPOINT)),
+            PublicFunction.of("publish", "Nothing", new PublicFunction.Parameter("data", ValueType.TEXT)));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

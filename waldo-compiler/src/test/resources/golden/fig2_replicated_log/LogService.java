@@ -67,6 +67,15 @@ public final class LogService extends WaldoService {
         }
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("add_replica", "Nothing", new PublicFunction.Parameter("replica", ValueType.ENDPOINT)),
+            PublicFunction.of("append", "Nothing", new PublicFunction.Parameter("entry", ValueType.TEXT)));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

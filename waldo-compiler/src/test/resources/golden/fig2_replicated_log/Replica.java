@@ -62,6 +62,16 @@ public final class Replica extends WaldoEndpoint {
         return Builtins.index(this.entries.get($ctx), i);
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("append_entry", "Nothing", new PublicFunction.Parameter("entry", ValueType.TEXT)),
+            PublicFunction.of("size", "Number"),
+            PublicFunction.of("entry", "Text", new PublicFunction.Parameter("i", ValueType.NUMBER)));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

@@ -85,6 +85,15 @@ public final class Client extends WaldoEndpoint {
         $frame.set("cipher_initialized", true);
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("connect", "TrueFalse"),
+            PublicFunction.of("current_cipher", "Text"));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

@@ -64,6 +64,14 @@ public final class Server extends WaldoEndpoint {
         this.initialize_cipher$($ctx, ((String) $frame.get("chosen")));
     }
 
+    private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(
+            PublicFunction.of("current_cipher", "Text"));
+
+    @Override
+    protected java.util.List<PublicFunction> publicFunctions() {
+        return FUNCTIONS$;
+    }
+
     @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -21,10 +22,38 @@ import java.util.Map;
  * pipeline stops after a phase that reported errors.
  */
 public final class WaldoCompiler {
-    /** The Java package emitted code goes into unless the caller names one. */
-    public static final String DEFAULT_PACKAGE = "waldo.generated";
+    /** Java keywords (and literals) that cannot be a package name's part as they are. */
+    private static final java.util.Set<String> JAVA_KEYWORDS = java.util.Set.of(
+            "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+            "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
+            "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
+            "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized",
+            "this", "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null",
+            "_");
 
     private WaldoCompiler() {
+    }
+
+    /**
+     * The Java package a program's classes go into unless the caller names one: {@code waldo.}
+     * followed by the name of its first source file without {@code .wld}, lower case, with every
+     * character Java does not allow in a name turned into {@code _} ({@code greeter.wld} →
+     * {@code waldo.greeter}, {@code My-Switch.wld} → {@code waldo.my_switch}, {@code 2pc.wld} →
+     * {@code waldo._2pc}, {@code int.wld} → {@code waldo.int_}). So two programs loaded into one
+     * JVM keep their classes apart without anyone choosing a package.
+     *
+     * @param fileName the first source file's name or path
+     */
+    public static String defaultPackage(String fileName) {
+        String name = Path.of(fileName).getFileName().toString();
+        String stem = (name.endsWith(".wld") ? name.substring(0, name.length() - 4) : name).toLowerCase(Locale.ROOT);
+        StringBuilder part = new StringBuilder();
+        stem.codePoints().forEach(c -> part.append(c < 128 && Character.isLetterOrDigit(c) ? (char) c : '_'));
+        if (part.isEmpty() || Character.isDigit(part.charAt(0))) {
+            part.insert(0, '_');
+        }
+        String segment = JAVA_KEYWORDS.contains(part.toString()) ? part + "_" : part.toString();
+        return "waldo." + segment;
     }
 
     /**

@@ -45,8 +45,9 @@ public final class Waldoc implements Callable<Integer> {
     @Option(names = "--jar", paramLabel = "OUT.jar", description = "Compile the Java and write the classes to a jar.")
     private Path jar;
 
-    @Option(names = "--package", paramLabel = "NAME", defaultValue = WaldoCompiler.DEFAULT_PACKAGE,
-            description = "Java package of the generated classes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--package", paramLabel = "NAME",
+            description = "Java package of the generated classes (default: waldo. and the first file's name,"
+                    + " e.g. waldo.greeter for greeter.wld).")
     private String javaPackage;
 
     /** Runs waldoc with {@code args} and exits with its exit code. */
@@ -66,6 +67,9 @@ public final class Waldoc implements Callable<Integer> {
         if (outputDir == null && jar == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "say where the output goes: -d DIR for Java sources, --jar OUT.jar for a jar, or both");
+        }
+        if (javaPackage == null) {
+            javaPackage = WaldoCompiler.defaultPackage(files.get(0).toString());
         }
         if (!javaPackage.matches("([A-Za-z_][A-Za-z0-9_]*)(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
             throw new CommandLine.ParameterException(spec.commandLine(),

@@ -54,6 +54,16 @@ class WaldocCommandTest {
     }
 
     @Test
+    void withoutAPackageTheClassesGoIntoOneNamedAfterTheFile() throws IOException {
+        Path source = write("My-Counter.wld", "Endpoint Counter { }");
+
+        int exit = run(source.toString(), "-d", dir.resolve("java").toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(dir.resolve("java/waldo/my_counter/Counter.java")).exists();
+    }
+
+    @Test
     void reportsEveryErrorWithFileLineColumnAndCaretAndExitsOne() throws IOException {
         Path source = write("bad.wld", """
                 Endpoint E {

@@ -24,7 +24,8 @@ import org.apache.maven.project.MavenProject;
  * Compiles Waldo programs ({@code .wld}) to Java sources and adds them to the build's sources.
  *
  * <p>Without {@code <programs>}, every {@code .wld} file under {@code sourceDirectory} (default
- * {@code src/main/waldo}) is one program, compiled into {@code javaPackage}. With
+ * {@code src/main/waldo}) is one program, compiled into {@code javaPackage} (by default one named
+ * after its first file). With
  * {@code <programs>}, each listed program is compiled on its own into its own package.
  *
  * <p>A program whose sources, package and compiler are unchanged since its last successful
@@ -38,8 +39,11 @@ public class GenerateSourcesMojo extends AbstractMojo {
     @Parameter(property = "waldo.sourceDirectory", defaultValue = "${project.basedir}/src/main/waldo")
     File sourceDirectory;
 
-    /** The Java package of the default program. */
-    @Parameter(property = "waldo.javaPackage", defaultValue = WaldoCompiler.DEFAULT_PACKAGE)
+    /**
+     * The Java package of the default program; unset, {@code waldo.} and the name of its first
+     * {@code .wld} file in path order ({@link WaldoCompiler#defaultPackage}).
+     */
+    @Parameter(property = "waldo.javaPackage")
     String javaPackage;
 
     /** Programs to compile, each into its own package; replaces the default program when given. */
@@ -89,7 +93,11 @@ public class GenerateSourcesMojo extends AbstractMojo {
         }
         try (Stream<Path> found = Files.walk(directory)) {
             List<File> files = found.filter(path -> path.toString().endsWith(".wld")).sorted().map(Path::toFile).toList();
-            return files.isEmpty() ? List.of() : List.of(new WaldoProgram(javaPackage, files));
+            if (files.isEmpty()) {
+                return List.of();
+            }
+            String pkg = javaPackage != null ? javaPackage : WaldoCompiler.defaultPackage(files.get(0).getName());
+            return List.of(new WaldoProgram(pkg, files));
         } catch (IOException e) {
             throw new MojoExecutionException("cannot list the .wld files in " + directory + ": " + e.getMessage(), e);
         }

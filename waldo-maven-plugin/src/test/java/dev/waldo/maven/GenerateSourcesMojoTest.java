@@ -65,6 +65,18 @@ class GenerateSourcesMojoTest {
     }
 
     @Test
+    void withoutAJavaPackageTheProgramIsNamedAfterItsFirstFile() throws Exception {
+        write("src/main/waldo/b_second.wld", "Endpoint Other { }");
+        write("src/main/waldo/a_greeter.wld", GREETER);
+        mojo.javaPackage = null;
+
+        mojo.execute();
+
+        assertThat(generated("waldo/a_greeter/Greeter.java")).exists();
+        assertThat(generated("waldo/a_greeter/Other.java")).exists();
+    }
+
+    @Test
     void anUnchangedProgramIsNotCompiledAgainAndAChangedOneIs() throws Exception {
         Path source = write("src/main/waldo/greeter.wld", GREETER);
         WaldoProgram program = mojo.programsToCompile().get(0);

@@ -2,8 +2,9 @@ package dev.waldo.runtime;
 
 /**
  * Unwinds a transaction whose program called {@code abort()}. A
- * RuntimeException (so that {@code throw ctx.abort();} compiles) that is not a
- * {@link WaldoException}, so Waldo's catch clauses never see it.
+ * RuntimeException (so that {@code throw ctx.abort();} compiles) that is neither
+ * an {@link ApplicationException} nor a {@link NetworkException}, so Waldo's
+ * catch clauses never see it; the host turns it into a {@link TransactionAbortedException}.
  */
 final class AbortSignal extends RuntimeException {
     AbortSignal() {

@@ -7,7 +7,7 @@ package dev.waldo.runtime;
  *
  * <p>Every method may throw an internal, uncatchable backout signal when the
  * transaction was wounded by an older or primary one; generated code lets it
- * propagate (it only catches {@link WaldoException} subtypes).
+ * propagate (it only catches {@link ApplicationException} and {@link NetworkException}).
  */
 public interface Ctx {
     /**

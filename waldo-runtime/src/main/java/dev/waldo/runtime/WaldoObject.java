@@ -1,7 +1,10 @@
 package dev.waldo.runtime;
 
+import dev.waldo.runtime.lang.Suggestions;
+import dev.waldo.runtime.lang.Values;
 import dev.waldo.runtime.lang.WMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -100,6 +103,60 @@ public abstract class WaldoObject {
      */
     protected final <T> T transact(String function, TxnBody<T> body) {
         return host.runRoot(this, function, body);
+    }
+
+    /**
+     * Calls Public function {@code function} by its Waldo name as one transaction, as the typed
+     * method of the generated class would: for tools, shells and tests that pick the function at
+     * run time. Arguments are checked against {@link #functions()} before anything runs, and
+     * converted as Waldo holds them: any Java number for a {@code Number}, any {@code List} or
+     * {@code Map} with fitting contents, a generated object for an {@code Endpoint}.
+     *
+     * @return the function's result ({@code Double}, {@code String}, {@code Boolean}, a copy of a
+     *     container or struct), or null for {@code Nothing}
+     * @throws IllegalArgumentException if there is no such Public function (with the closest names),
+     *     the number of arguments is wrong, or an argument does not fit its parameter (named)
+     * @throws WaldoException what the function raised, as from the typed method
+     */
+    public final Object invoke(String function, Object... args) {
+        Objects.requireNonNull(function, "function");
+        Object[] accepted = publicFunction(function).accept(kind, args == null ? new Object[] {null} : args);
+        // Copied per attempt, as the typed methods do: a retried attempt must not see the
+        // arguments as a backed-out one left them (a Waldo parameter list may be appended to).
+        return transact(function, ctx -> dispatch(ctx, function, copies(accepted)));
+    }
+
+    private static Object[] copies(Object[] values) {
+        Object[] copied = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            copied[i] = Values.copy(values[i]);
+        }
+        return copied;
+    }
+
+    /** The Public functions host code can call, in declaration order, with their Waldo names and types. */
+    public final List<PublicFunction> functions() {
+        return publicFunctions();
+    }
+
+    private PublicFunction publicFunction(String name) {
+        List<PublicFunction> known = publicFunctions();
+        for (PublicFunction function : known) {
+            if (function.name().equals(name)) {
+                return function;
+            }
+        }
+        throw new IllegalArgumentException(kind + " has no Public function '" + name + "'"
+                + Suggestions.closest(name, known.stream().map(PublicFunction::name).toList())
+                + (known.isEmpty() ? " (it has none)" : ""));
+    }
+
+    /**
+     * The Public functions' signatures; generated classes list theirs. Hand-written subclasses (the
+     * runtime's own tests) have none, so {@link #invoke} refuses every name on them.
+     */
+    protected List<PublicFunction> publicFunctions() {
+        return List.of();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.waldoconf.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.waldo.runtime.lang.Suggestions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

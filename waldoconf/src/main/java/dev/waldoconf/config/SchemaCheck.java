@@ -9,6 +9,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
+import dev.waldo.runtime.lang.Suggestions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,6 @@
 package dev.waldoconf.service;
 
 import dev.waldo.runtime.Host;
-import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.WaldoException;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,7 +50,7 @@ public final class TrialTimer implements AutoCloseable {
          * Reverts trial {@code change} as one transaction on the service.
          *
          * @return whether it was still pending and is now reverted
-         * @throws TransactionAbortedException or a {@link WaldoException} if the revert could not
+         * @throws WaldoException (a TransactionAbortedException among them) if the revert could not
          *     commit now (the timer tries again)
          */
         boolean revert(String change);
@@ -118,7 +117,7 @@ public final class TrialTimer implements AutoCloseable {
             if (trials.revert(change)) {
                 LOG.info("{}: trial {} expired and was reverted", name, change);
             }
-        } catch (TransactionAbortedException | WaldoException e) {
+        } catch (WaldoException e) {  // an abort or a vote no included
             LOG.warn("{}: reverting expired trial {} failed ({}); trying again", name, change, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("{}: reverting expired trial {} failed ({}); trying again", name, change, e.toString());

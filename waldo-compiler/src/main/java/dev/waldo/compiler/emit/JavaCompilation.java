@@ -78,7 +78,7 @@ public final class JavaCompilation {
 
     /**
      * Compiles {@code sources} (file name relative to the source root, e.g.
-     * {@code waldo/generated/Foo.java}, to its text) with {@code --release 21}.
+     * {@code waldo/greeter/Client.java}, to its text) with {@code --release 21}.
      *
      * @throws EmitterBugException if javac reports errors
      * @throws IllegalStateException if this JVM has no Java compiler (a JRE, not a JDK)

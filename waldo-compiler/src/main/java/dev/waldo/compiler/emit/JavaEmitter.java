@@ -25,7 +25,7 @@ public final class JavaEmitter {
      * Emits {@code program} into Java package {@code javaPackage}.
      *
      * @param sourceName how the generated Javadoc names the Waldo source (e.g. {@code pubsub.wld})
-     * @return source text by relative path ({@code waldo/generated/Foo.java}), in declaration order
+     * @return source text by relative path ({@code waldo/greeter/Client.java}), in declaration order
      */
     public static Map<String, String> emit(CheckedProgram program, String javaPackage, String sourceName) {
         Map<String, String> files = new LinkedHashMap<>();

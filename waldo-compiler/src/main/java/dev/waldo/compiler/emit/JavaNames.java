@@ -20,13 +20,13 @@ final class JavaNames {
             "transitive", "uses", "with", "when", "_",
             // Methods of WaldoObject/WaldoEndpoint and Object that a Public method would clash with.
             "host", "kind", "ref", "id", "partner", "create", "transact", "dispatch", "runStep",
-            "committedValue", "committed", "mapVar", "getClass", "hashCode", "equals", "toString", "clone",
-            "finalize", "notify", "notifyAll", "wait",
+            "committedValue", "committed", "mapVar", "invoke", "functions", "publicFunctions",
+            "getClass", "hashCode", "equals", "toString", "clone", "finalize", "notify", "notifyAll", "wait",
             // The list of a class's Variable constants, which host code finds by this name.
             "VARIABLES",
             // Classes the emitted code names without qualification.
             "Ctx", "Host", "Values", "Builtins", "Dispatch", "WList", "WMap", "SequenceFrame",
-            "Object", "String", "Double", "Boolean", "Math");
+            "PublicFunction", "ValueType", "Object", "String", "Double", "Boolean", "Math");
 
     /** Runtime classes a generated class names unqualified, which a kind or struct must not hide. */
     private static final Set<String> RUNTIME_CLASSES = Set.of("EndpointRef", "Annotation", "TVar", "TMap", "Variable");
@@ -34,9 +34,32 @@ final class JavaNames {
     private JavaNames() {
     }
 
-    /** The Java name for a Waldo variable, parameter, field or Public method. */
+    /**
+     * The Java name for a Waldo variable, parameter, field or Public method: a reserved name, and a
+     * reserved name followed by '_'s, gets one more '_' ({@code short} → {@code short_},
+     * {@code short_} → {@code short__}), so no two Waldo names meet in Java.
+     */
     static String of(String waldoName) {
-        return RESERVED.contains(waldoName) ? waldoName + "_" : waldoName;
+        return RESERVED.contains(stem(waldoName)) ? waldoName + "_" : waldoName;
+    }
+
+    /** Every name {@link #of} moves aside, for the test that holds the README's table to it. */
+    static Set<String> reserved() {
+        return RESERVED;
+    }
+
+    /** Every further name {@link #ofClass} moves aside, for the same test. */
+    static Set<String> runtimeClasses() {
+        return RUNTIME_CLASSES;
+    }
+
+    /** {@code name} without its trailing '_'s ({@code id__} → {@code id}); "_" for a name of '_'s only. */
+    private static String stem(String name) {
+        int end = name.length();
+        while (end > 1 && name.charAt(end - 1) == '_') {
+            end--;
+        }
+        return name.substring(0, end);
     }
 
     /**
@@ -62,7 +85,13 @@ final class JavaNames {
 
     /** The Java class name for an endpoint kind, service or struct. */
     static String ofClass(String waldoName) {
-        return RESERVED.contains(waldoName) || RUNTIME_CLASSES.contains(waldoName) ? waldoName + "_" : waldoName;
+        String stem = stem(waldoName);
+        return RESERVED.contains(stem) || RUNTIME_CLASSES.contains(stem) ? waldoName + "_" : waldoName;
+    }
+
+    /** {@code name} with its indefinite article, for generated Javadoc: "an Order", "a Lamp". */
+    static String article(String name) {
+        return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
     /** The in-transaction method that runs Waldo function {@code name}. */

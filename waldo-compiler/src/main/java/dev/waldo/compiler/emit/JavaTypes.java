@@ -46,6 +46,20 @@ final class JavaTypes {
         };
     }
 
+    /** A Java expression for the runtime's {@code ValueType} of {@code type}, which {@code invoke} checks against. */
+    static String valueType(Type type) {
+        return switch (type) {
+            case Type.NumberType n -> "ValueType.NUMBER";
+            case Type.TextType t -> "ValueType.TEXT";
+            case Type.BoolType b -> "ValueType.TRUE_FALSE";
+            case Type.EndpointType e -> "ValueType.ENDPOINT";
+            case Type.ListType l -> "ValueType.list(" + valueType(l.element()) + ")";
+            case Type.MapType m -> "ValueType.map(" + valueType(m.key()) + ", " + valueType(m.value()) + ")";
+            case Type.StructType s -> "ValueType.struct(" + JavaNames.ofClass(s.name()) + ".class)";
+            default -> throw new IllegalStateException("a Public function's parameter has no value type: " + type);
+        };
+    }
+
     /** A Java expression for the type's default value (LANGUAGE.md §3). */
     static String defaultValue(Type type) {
         return switch (type) {

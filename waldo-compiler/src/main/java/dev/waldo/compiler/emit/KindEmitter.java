@@ -69,6 +69,7 @@ final class KindEmitter {
         for (SequenceInfo sequence : program.sequences().values()) {
             sequenceMethods(sequence);
         }
+        publicFunctions();
         dispatch();
         if (!kind.isService()) {
             stepDispatch();
@@ -151,7 +152,7 @@ final class KindEmitter {
 
     private void factory() {
         List<Param> params = onCreateParams();
-        out.javadoc("Creates " + article(kind.name()) + " on {@code host} and runs its initializers and onCreate"
+        out.javadoc("Creates " + JavaNames.article(kind.name()) + " on {@code host} and runs its initializers and onCreate"
                 + " as its first transaction.");
         out.open("public static %s create(%s)", className, parameters("Host host", params));
         out.line("%s created = new %s(host);", className, className);
@@ -161,10 +162,6 @@ final class KindEmitter {
         out.line("});");
         out.line("return created;");
         out.close().blank();
-    }
-
-    private static String article(String name) {
-        return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
     private void initializer() {
@@ -294,6 +291,41 @@ final class KindEmitter {
         out.open("private void %s(Ctx $ctx, SequenceFrame $frame)", JavaNames.step(sequence.name(), step.name()));
         new StmtEmitter(scope, out, StmtEmitter.Returns.STEP).statements(step.body());
         out.close().blank();
+    }
+
+    /** The Public functions' signatures, which {@code invoke} checks host code's calls against. */
+    private void publicFunctions() {
+        List<String> signatures = new ArrayList<>();
+        for (Symbol.FunctionSym function : kind.functions().values()) {
+            if (function.isPublic()) {
+                signatures.add(signature(function));
+            }
+        }
+        String declaration = "private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(";
+        if (signatures.isEmpty()) {
+            out.line("%s);", declaration);
+        } else {
+            out.line(declaration);
+            for (int i = 0; i < signatures.size(); i++) {  // one a line, at continuation indent
+                out.line("        %s%s", signatures.get(i), i + 1 < signatures.size() ? "," : ");");
+            }
+        }
+        out.blank();
+        out.line("@Override");
+        out.open("protected java.util.List<PublicFunction> publicFunctions()");
+        out.line("return FUNCTIONS$;");
+        out.close().blank();
+    }
+
+    private String signature(Symbol.FunctionSym function) {
+        StringBuilder text = new StringBuilder("PublicFunction.of(").append(JavaNames.literal(function.name()))
+                .append(", ").append(JavaNames.literal(function.returnType().display()));
+        List<Param> params = function.decl().params();
+        for (int i = 0; i < params.size(); i++) {
+            text.append(", new PublicFunction.Parameter(").append(JavaNames.literal(params.get(i).name()))
+                    .append(", ").append(JavaTypes.valueType(function.params().get(i))).append(")");
+        }
+        return text.append(")").toString();
     }
 
     private void dispatch() {

@@ -231,7 +231,8 @@ final class StmtEmitter {
         return switch (kind) {
             case NETWORK -> "NetworkException";
             case APPLICATION -> "ApplicationException";
-            case ANY -> "WaldoException";
+            // Not WaldoException: its TransactionAbortedException is for host code, never the program.
+            case ANY -> "ApplicationException | NetworkException";
         };
     }
 

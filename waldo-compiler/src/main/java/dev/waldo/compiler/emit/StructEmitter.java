@@ -8,10 +8,14 @@ import java.util.Map;
 
 /**
  * Writes the Java class of a Waldo struct: public fields with their defaults,
+ * a constructor of defaults and one taking every field in declaration order,
  * a deep {@code copy} (value semantics), field-wise equality, and the
  * reflective accessors the runtime uses to print and serialize it.
  */
 final class StructEmitter {
+    /** The JVM's limit on a constructor's parameter slots (255, less one for {@code this}). */
+    private static final int MAX_PARAMETER_SLOTS = 254;
+
     private final StructInfo struct;
     private final String className;
     private final JavaWriter out = new JavaWriter();
@@ -30,11 +34,47 @@ final class StructEmitter {
                     JavaTypes.defaultValue(field.getValue()));
         }
         out.blank();
+        constructors();
         copy();
         accessors();
         equality();
         out.close();
         return out.toString();
+    }
+
+    /**
+     * A constructor of defaults (what Waldo's {@code S s;} gives), and for host code one that takes
+     * the fields in declaration order, copying containers so the caller's list stays its own.
+     */
+    private void constructors() {
+        out.javadoc("Makes " + JavaNames.article(struct.name()) + " with every field at its default.");
+        out.open("public %s()", className).close().blank();
+        if (struct.fields().isEmpty() || parameterSlots() > MAX_PARAMETER_SLOTS) {
+            return;
+        }
+        List<String> params = new ArrayList<>();
+        struct.fields().forEach((name, type) -> params.add(JavaTypes.of(type) + " " + JavaNames.of(name)));
+        out.javadoc("Makes " + JavaNames.article(struct.name()) + " with the given fields, in declaration order;"
+                + " lists, maps and structs are copied (value semantics).");
+        out.open("public %s(%s)", className, String.join(", ", params));
+        struct.fields().forEach((name, type) -> out.line("this.%s = %s;", JavaNames.of(name), fieldValue(name, type)));
+        out.close().blank();
+    }
+
+    /** What the fields' constructor parameters take of the JVM's limit: a double takes two slots. */
+    private int parameterSlots() {
+        return struct.fields().values().stream().mapToInt(type -> type instanceof Type.NumberType ? 2 : 1).sum();
+    }
+
+    /** The constructor parameter as the field keeps it: never null where Waldo has no null, containers copied. */
+    private String fieldValue(String name, Type type) {
+        String param = JavaNames.of(name);
+        if (JavaTypes.isPrimitive(type) || type instanceof Type.EndpointType) {
+            return param;
+        }
+        String checked = "java.util.Objects.requireNonNull(" + param + ", "
+                + JavaNames.literal(struct.name() + "." + name) + ")";
+        return JavaTypes.needsCopy(type) ? "Values.copy(" + checked + ")" : checked;
     }
 
     private void copy() {

@@ -25,7 +25,7 @@ class GreeterExampleTest {
     @Test
     void theGreeterExampleCompilesAndRuns() throws Exception {
         WaldoCompiler.Result waldo = WaldoCompiler.compile(List.of(new SourceFile("greeter.wld",
-                Files.readString(EXAMPLE.resolve("greeter.wld")))), WaldoCompiler.DEFAULT_PACKAGE);
+                Files.readString(EXAMPLE.resolve("greeter.wld")))), WaldoCompiler.defaultPackage("greeter.wld"));
         assertThat(waldo.ok()).as(waldo.rendered()).isTrue();
         Map<String, String> sources = new LinkedHashMap<>(waldo.javaSources());
         sources.put("GreeterHost.java", Files.readString(EXAMPLE.resolve("GreeterHost.java")));

@@ -88,14 +88,12 @@ public final class ProgramRunner implements AutoCloseable {
     }
 
     /**
-     * Calls Public function {@code function} on {@code target} as host code does,
-     * rethrowing what the runtime threw (TransactionAbortedException, ApplicationException, ...).
+     * Calls Public function {@code function} on {@code target} by name, as tools do
+     * ({@link WaldoObject#invoke}): what the runtime threw (TransactionAbortedException,
+     * ApplicationException, ...) reaches the caller.
      */
     public Object call(WaldoObject target, String function, Object... args) {
-        Method method = Arrays.stream(target.getClass().getMethods())
-                .filter(m -> m.getName().equals(function) && m.getParameterCount() == args.length)
-                .findFirst().orElseThrow(() -> new AssertionError(target.kind() + " has no Public " + function));
-        return invoke(method, target, args);
+        return target.invoke(function, args);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.waldo.runtime.lang;
 
 import dev.waldo.runtime.EndpointRef;
+import java.math.BigDecimal;
 import java.util.Map;
 
 /**
@@ -36,6 +37,39 @@ public final class Values {
             return (T) struct.copy();
         }
         return value;
+    }
+
+    /**
+     * {@code number} as a Waldo Number: the {@code Double} of the same value. Host code may pass
+     * any Java number where Waldo expects one (a map key, an {@code invoke} argument).
+     *
+     * @throws IllegalArgumentException if no {@code double} holds it exactly (a {@code long} above
+     *     2<sup>53</sup>, {@code new BigDecimal("0.1")}): rounding could find another map key
+     */
+    public static Double number(Number number) {
+        return switch (number) {
+            case Double d -> d;
+            // These widen to double exactly (Float's NaN and infinities included).
+            case Integer i -> i.doubleValue();
+            case Float f -> (double) f.floatValue();
+            case Short s -> s.doubleValue();
+            case Byte b -> b.doubleValue();
+            default -> exactDouble(number);
+        };
+    }
+
+    /** Long, BigDecimal, BigInteger, AtomicLong...: their decimal text tells whether the double is exact. */
+    private static Double exactDouble(Number number) {
+        double value = number.doubleValue();
+        try {
+            if (Double.isFinite(value) && new BigDecimal(number.toString()).compareTo(new BigDecimal(value)) == 0) {
+                return value;
+            }
+        } catch (NumberFormatException notDecimal) {
+            // Falls through to the refusal: a Number whose text is not a decimal has no exact value we can check.
+        }
+        throw new IllegalArgumentException(number + " (" + number.getClass().getSimpleName()
+                + ") has no exact Number value: Waldo Numbers are doubles, and rounding would change it");
     }
 
     /** Waldo's {@code toText}: how {@code print} shows a value. */

@@ -1,15 +1,18 @@
-package dev.waldoconf.config;
+package dev.waldo.runtime.lang;
 
 import java.util.Collection;
 import java.util.Comparator;
 
-/** "did you mean" hints for misspelt names. */
-final class Suggestions {
+/**
+ * "did you mean" hints for misspelt names: of a Public function in
+ * {@code invoke}, and of WaldoConf's inventory and plan names.
+ */
+public final class Suggestions {
     private Suggestions() {
     }
 
     /** {@code "; did you mean 'lab-1'?"} for the closest known name, or a list of known names. */
-    static String closest(String name, Collection<String> known) {
+    public static String closest(String name, Collection<String> known) {
         if (known.isEmpty()) {
             return "";
         }
