@@ -22,16 +22,17 @@ import java.util.Set;
  * value appears twice, every value read was appended by a transaction that did
  * not fail ({@code G1a}) and was the writer's last append to that key
  * ({@code G1b}), and a transaction's reads agree with its own earlier
- * operations ({@code internal}). The longest read of a key is its version
- * order. Then it builds the dependency graph: write-write edges between
- * neighbours in a key's version order, write-read edges from the writer of the
- * last value a transaction read, read-write (anti-dependency) edges from a
- * reader to the writer of the next value it did not see, and real-time edges
- * from every transaction to those invoked after it completed. Any cycle is an
- * anomaly, reported with its transactions and classified by the edges it
- * needs. Appends that no read ever shows cannot be placed in a version order;
- * one that a read invoked after its transaction completed does not show is
- * reported as {@code lost-append}.
+ * operations ({@code internal}). Then it builds the dependency graph from
+ * every read of each key, merged into a tree of versions (one path when the
+ * reads agree, branches where they do not): write-write edges between
+ * neighbouring values, write-read edges from the writer of the last value a
+ * transaction read, read-write (anti-dependency) edges from a reader to the
+ * writer of each value that some read shows right after what it saw, and
+ * real-time edges from every transaction to those invoked after it completed.
+ * Any cycle is an anomaly, reported with its transactions and classified by
+ * the edges it needs. Appends that no read ever shows cannot be placed in a
+ * version order; one that a read invoked after its transaction completed
+ * does not show is reported as {@code lost-append}.
  */
 public final class ListAppendChecker {
     private final List<Txn> txns;
@@ -42,12 +43,35 @@ public final class ListAppendChecker {
     private final Map<String, List<Read>> reads = new LinkedHashMap<>();
     /** The first read of each key in each committed transaction, without the transaction's own appends. */
     private final List<Read> externalReads = new ArrayList<>();
-    /** Each key's version order, for keys whose reads agree on one. */
-    private final Map<String, List<Long>> orders = new HashMap<>();
+    /** Each key's versions as every read saw them: a tree whose paths from the root are the reads. */
+    private final Map<String, Version> versions = new HashMap<>();
     private final Map<Txn, Integer> nodeOf = new HashMap<>();
     private final List<Txn> nodes = new ArrayList<>();
 
     private record Read(Txn txn, String key, List<Long> list) {
+    }
+
+    /** A version of a key: the list up to {@code value}; its children are the values reads saw appended next. */
+    private static final class Version {
+        final long value;
+        final Map<Long, Version> next = new LinkedHashMap<>(2);
+
+        Version(long value) {
+            this.value = value;
+        }
+
+        Version append(long appended) {
+            return next.computeIfAbsent(appended, Version::new);
+        }
+
+        /** The version that {@code list} reads, or null if no read was merged with that list. */
+        Version find(List<Long> list) {
+            Version version = this;
+            for (int i = 0; i < list.size() && version != null; i++) {
+                version = version.next.get(list.get(i));
+            }
+            return version;
+        }
     }
 
     private ListAppendChecker(History history) {
@@ -145,12 +169,17 @@ public final class ListAppendChecker {
         externalReads.add(new Read(txn, key, list.subList(0, prefix)));
     }
 
-    /** The longest read is the key's version order when every other read is a prefix of it. */
+    /** Every other read of a key must be a prefix of the longest; all of them are merged into its versions. */
     private void inferOrder(String key, List<Read> keyReads) {
         Read longest = Collections.max(keyReads, (a, b) -> Integer.compare(a.list.size(), b.list.size()));
         boolean consistent = true;
         Set<Long> checked = new HashSet<>();
+        Version root = versions.computeIfAbsent(key, k -> new Version(0));
         for (Read read : keyReads) {
+            Version version = root;
+            for (Long value : read.list) {
+                version = version.append(value);
+            }
             if (new HashSet<>(read.list).size() != read.list.size()) {
                 report("duplicate-elements", "T" + read.txn.id() + " read " + key + " = " + read.list
                         + ", which holds a value twice", read.txn);
@@ -167,9 +196,6 @@ public final class ListAppendChecker {
                     checkWriter(read, value);
                 }
             }
-        }
-        if (consistent) {
-            orders.put(key, longest.list);
         }
     }
 
@@ -225,8 +251,7 @@ public final class ListAppendChecker {
             }
             for (MicroOp op : txn.ops()) {
                 Read latest = op.append() ? latestRead.get(op.key()) : null;
-                List<Long> order = latest == null ? null : orders.get(op.key());
-                if (order != null && latest.txn.invokedAt() > txn.completedAt() && !order.contains(op.value())) {
+                if (latest != null && latest.txn.invokedAt() > txn.completedAt() && !observed(op.key(), op.value())) {
                     report("lost-append", "T" + txn.id() + " appended " + op.value() + " to " + op.key()
                             + " and committed, but T" + latest.txn.id() + ", invoked after that, read "
                             + latest.list + " (no read ever shows the value)", txn, latest.txn);
@@ -235,21 +260,47 @@ public final class ListAppendChecker {
         }
     }
 
-    private void addDependencies(DependencyGraph graph) {
-        orders.forEach((key, order) -> {
-            for (int i = 0; i + 1 < order.size(); i++) {
-                link(graph, writerNode(key, order.get(i)), writerNode(key, order.get(i + 1)), DependencyGraph.WW, key);
+    /** Whether some read of {@code key} shows {@code value}. */
+    private boolean observed(String key, long value) {
+        Map<Long, Txn> keyWriters = writers.get(key);
+        Version root = versions.get(key);
+        if (root == null || keyWriters == null) {
+            return false;
+        }
+        List<Version> pending = new ArrayList<>(List.of(root));
+        while (!pending.isEmpty()) {
+            Version version = pending.remove(pending.size() - 1);
+            if (version.next.containsKey(value)) {
+                return true;
             }
-        });
+            pending.addAll(version.next.values());
+        }
+        return false;
+    }
+
+    private void addDependencies(DependencyGraph graph) {
+        versions.forEach((key, root) -> addWriteWrite(graph, key, root));
         for (Read read : externalReads) {
             int reader = nodeOf.get(read.txn);
             if (!read.list.isEmpty()) {
                 link(graph, writerNode(read.key, read.list.get(read.list.size() - 1)), reader, DependencyGraph.WR,
                         read.key);
             }
-            List<Long> order = orders.get(read.key);
-            if (order != null && order.size() > read.list.size()) {
-                link(graph, reader, writerNode(read.key, order.get(read.list.size())), DependencyGraph.RW, read.key);
+            Version seen = versions.get(read.key).find(read.list);
+            for (long unseen : seen.next.keySet()) {
+                link(graph, reader, writerNode(read.key, unseen), DependencyGraph.RW, read.key);
+            }
+        }
+    }
+
+    /** Write-write edges between each value and the values reads saw right after it (iteratively: lists are long). */
+    private void addWriteWrite(DependencyGraph graph, String key, Version root) {
+        List<Version> pending = new ArrayList<>(root.next.values());
+        while (!pending.isEmpty()) {
+            Version version = pending.remove(pending.size() - 1);
+            for (Version next : version.next.values()) {
+                link(graph, writerNode(key, version.value), writerNode(key, next.value), DependencyGraph.WW, key);
+                pending.add(next);
             }
         }
     }
