@@ -30,6 +30,11 @@ final class DependencyGraph {
     private final List<Txn> nodes;
     private final List<List<Edge>> out = new ArrayList<>();
     private long edgeCount;
+    /** Breadth-first search state, reused by every search: a node is visited when its stamp is the search's. */
+    private int[] visitedIn;
+    private int[] viaNode;
+    private int[] viaEdge;
+    private int search;
 
     DependencyGraph(List<Txn> nodes) {
         this.nodes = nodes;
@@ -129,23 +134,27 @@ final class DependencyGraph {
         if (from == to) {
             return new ArrayList<>();
         }
-        int[] viaNode = new int[nodes.size()];
-        int[] viaEdge = new int[nodes.size()];
-        Arrays.fill(viaNode, -1);
-        viaNode[from] = from;
+        if (visitedIn == null) {
+            visitedIn = new int[nodes.size()];
+            viaNode = new int[nodes.size()];
+            viaEdge = new int[nodes.size()];
+        }
+        search++;
+        visitedIn[from] = search;
         Deque<Integer> queue = new ArrayDeque<>(List.of(from));
         while (!queue.isEmpty()) {
             int node = queue.poll();
             List<Edge> edges = out.get(node);
             for (int e = 0; e < edges.size(); e++) {
                 Edge edge = edges.get(e);
-                if ((edge.type & allowed) == 0 || viaNode[edge.to] != -1 || !contains(within, edge.to)) {
+                if ((edge.type & allowed) == 0 || visitedIn[edge.to] == search || !contains(within, edge.to)) {
                     continue;
                 }
+                visitedIn[edge.to] = search;
                 viaNode[edge.to] = node;
                 viaEdge[edge.to] = e;
                 if (edge.to == to) {
-                    return unwind(viaNode, viaEdge, from, to);
+                    return unwind(from, to);
                 }
                 queue.add(edge.to);
             }
@@ -153,7 +162,7 @@ final class DependencyGraph {
         return null;
     }
 
-    private static List<int[]> unwind(int[] viaNode, int[] viaEdge, int from, int to) {
+    private List<int[]> unwind(int from, int to) {
         List<int[]> path = new ArrayList<>();
         for (int node = to; node != from; node = viaNode[node]) {
             path.add(0, new int[] {viaNode[node], viaEdge[node]});

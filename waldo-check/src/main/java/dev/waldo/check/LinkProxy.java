@@ -91,6 +91,10 @@ public final class LinkProxy implements AutoCloseable {
                     closeQuietly(client);
                     continue;
                 }
+                // Forward each write at once: Nagle's algorithm would hold small frames back
+                // for tens of milliseconds, a delay that no test asked for.
+                client.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(upstream);
                 pump(client, upstream);

@@ -78,6 +78,30 @@ public final class ListAppendChecker {
         this.txns = history.txns();
     }
 
+    /**
+     * Checks history files kept by a run ({@link History#write}) and prints what it found; exits
+     * with status 1 if any has an anomaly, 2 on a usage or read error.
+     * <pre>java -cp ... dev.waldo.check.ListAppendChecker target/check/load.history ...</pre>
+     */
+    public static void main(String[] args) {
+        if (args.length == 0) {
+            System.err.println("usage: ListAppendChecker HISTORY-FILE...");
+            System.exit(2);
+        }
+        boolean valid = true;
+        for (String file : args) {
+            try {
+                CheckResult result = check(History.read(java.nio.file.Path.of(file)));
+                System.out.println(file + ": " + result.summary(20));
+                valid &= result.valid();
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                System.err.println("cannot check " + file + ": " + e.getMessage());
+                System.exit(2);
+            }
+        }
+        System.exit(valid ? 0 : 1);
+    }
+
     /** Checks {@code history}; the result lists every anomaly found (none for a valid history). */
     public static CheckResult check(History history) {
         return new ListAppendChecker(history).run();

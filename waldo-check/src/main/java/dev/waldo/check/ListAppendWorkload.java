@@ -110,8 +110,10 @@ public final class ListAppendWorkload implements AutoCloseable {
 
     /**
      * Runs the clients until {@code duration} passed or {@code maxTxns} were
-     * started, waits (bounded) for the last ones, and returns the history;
-     * a transaction still running then is recorded with an unknown outcome.
+     * started, waits (bounded) for the last ones, and returns the history of
+     * this run and every earlier one of this workload (so a run can be
+     * extended); a transaction still running then is recorded with an unknown
+     * outcome.
      */
     public History run(Duration duration, int maxTxns) throws InterruptedException {
         long stopAt = System.nanoTime() + duration.toNanos();
