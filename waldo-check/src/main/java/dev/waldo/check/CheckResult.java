@@ -32,14 +32,25 @@ public record CheckResult(int committed, int failed, int unknown, long edges, Li
         return counts;
     }
 
-    /** One line of figures and then, one per line, the first {@code limit} anomalies. */
-    public String summary(int limit) {
+    /**
+     * One line of figures and then, one per line, the first {@code limitPerType} anomalies of
+     * each type (so that a few cycles are not hidden behind many consistency failures).
+     */
+    public String summary(int limitPerType) {
         StringBuilder out = new StringBuilder(String.format(
                 "%d transactions checked (%d committed, %d failed, %d unknown), %d edges, %d anomalies %s",
                 committed + failed + unknown, committed, failed, unknown, edges, anomalies.size(), countsByType()));
-        anomalies.stream().limit(limit).forEach(a -> out.append("\n  ").append(a));
-        if (anomalies.size() > limit) {
-            out.append("\n  ... and ").append(anomalies.size() - limit).append(" more");
+        Map<String, Integer> shown = new TreeMap<>();
+        int hidden = 0;
+        for (Anomaly anomaly : anomalies) {
+            if (shown.merge(anomaly.type(), 1, Integer::sum) <= limitPerType) {
+                out.append("\n  ").append(anomaly);
+            } else {
+                hidden++;
+            }
+        }
+        if (hidden > 0) {
+            out.append("\n  ... and ").append(hidden).append(" more");
         }
         return out.toString();
     }

@@ -92,7 +92,7 @@ public final class ListAppendChecker {
         for (String file : args) {
             try {
                 CheckResult result = check(History.read(java.nio.file.Path.of(file)));
-                System.out.println(file + ": " + result.summary(20));
+                System.out.println(file + ": " + result.summary(5));
                 valid &= result.valid();
             } catch (java.io.IOException | IllegalArgumentException e) {
                 System.err.println("cannot check " + file + ": " + e.getMessage());

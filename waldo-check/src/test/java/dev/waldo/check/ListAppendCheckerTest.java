@@ -173,6 +173,19 @@ class ListAppendCheckerTest {
     }
 
     @Test
+    void summaryShowsEveryTypeThoughOneTypeIsMany() {
+        for (int i = 0; i < 5; i++) {
+            ok(10 + i, 0, 10, a("lost" + i, 1));
+            ok(20 + i, 20, 30, r("lost" + i));
+        }
+        ok(1, 0, 10, a("x", 1), a("y", 1));
+        ok(2, 0, 10, a("x", 2), a("y", 2));
+        ok(3, 20, 30, r("x", 1L, 2L), r("y", 2L, 1L));
+        String summary = check().summary(2);
+        assertThat(summary).contains("6 anomalies {G0=1, lost-append=5}", "G0: cycle", "... and 3 more");
+    }
+
+    @Test
     void historySurvivesItsTextForm(@TempDir Path dir) throws Exception {
         ok(1, 0, 10, a("x", 1), r("y"), r("x", 1L));
         txn(2, 5, 0, Outcome.UNKNOWN, a("y", 2), MicroOp.read("y", null));

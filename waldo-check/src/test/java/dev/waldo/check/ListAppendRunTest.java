@@ -185,7 +185,7 @@ class ListAppendRunTest {
         CheckResult result = ListAppendChecker.check(history);
         long checkMs = (System.nanoTime() - startedAt) / 1_000_000;
         String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s", name, CLIENTS,
-                duration.toSeconds(), checkMs, result.summary(5));
+                duration.toSeconds(), checkMs, result.summary(3));
         System.out.println(figures);
         Files.writeString(OUTPUT.resolve("figures.txt"), figures + System.lineSeparator(),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
