@@ -19,6 +19,13 @@ import java.util.TreeSet;
  * for the outcome (cooperative termination).
  */
 final class Participant {
+    /**
+     * A deliberately broken scheduler, for waldo-check's test that its checker catches one: with
+     * the system property {@code waldo.test.releaseLocksAtVote=true} an attempt's locks go as soon
+     * as it votes yes, before the decision, so others read and overwrite state it is about to
+     * install. Never set it elsewhere.
+     */
+    private static final boolean RELEASE_LOCKS_AT_VOTE = Boolean.getBoolean("waldo.test.releaseLocksAtVote");
     private final CoreState state;
     private final Locking locking;
     private Coordinator coordinator;
@@ -89,6 +96,9 @@ final class Participant {
             logPrepared(record, payload);
         }
         deliverVote(record);
+        if (yes && RELEASE_LOCKS_AT_VOTE) {
+            locking.releaseLocks(record);
+        }
         if (record.coordinator != state.host && state.down.contains(record.coordinator)) {
             coordinatorLost(record);
         }

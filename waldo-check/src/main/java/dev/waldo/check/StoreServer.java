@@ -1,0 +1,65 @@
+package dev.waldo.check;
+
+import dev.waldo.check.program.ListStore;
+import dev.waldo.check.program.StoreDesk;
+import dev.waldo.check.program.Structs;
+import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetHost;
+import dev.waldo.net.Security;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One store host of the list-append workload, as a process of its own: a
+ * {@code ListStore} served to every client that connects. It prints
+ * {@code LISTENING <port>} once it listens on 127.0.0.1 and runs until its
+ * standard input ends (so it never outlives the test that started it) or it
+ * is killed.
+ *
+ * <pre>
+ * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler]
+ * </pre>
+ * {@code --broken-scheduler} releases every attempt's locks as it votes yes,
+ * before the decision ({@code waldo.test.releaseLocksAtVote}): a scheduler that
+ * is wrong on purpose, so that a test can see the checker catch it.
+ */
+public final class StoreServer {
+    /** Heartbeat period of the workload's hosts: short, so that a lost link is noticed within the run. */
+    public static final long HEARTBEAT_PERIOD_MS = 300;
+    /** Heartbeat timeout of the workload's hosts: generous, because the machine is shared and loaded. */
+    public static final long HEARTBEAT_TIMEOUT_MS = 3_000;
+
+    private StoreServer() {
+    }
+
+    /** Starts the store; see the class comment for the arguments. */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler]");
+            System.exit(2);
+        }
+        List<String> flags = List.of(args).subList(2, args.length);
+        if (flags.contains("--broken-scheduler")) {
+            // Set before the runtime's core classes load: the switch is read once, when they do.
+            System.setProperty("waldo.test.releaseLocksAtVote", "true");
+        }
+        NetHost net = NetHost.start(hostConfig(args[0], Path.of(args[1]), flags.contains("--tls")), Structs::create);
+        ListStore store = ListStore.create(net.host());
+        InetSocketAddress bound = net.listen(new InetSocketAddress("127.0.0.1", 0),
+                host -> StoreDesk.create(host, store.ref()), null);
+        System.out.println("LISTENING " + bound.getPort());
+        System.out.flush();
+        while (System.in.read() != -1) {
+            // Nothing is read from stdin: its end tells that the parent is gone.
+        }
+        net.close();
+    }
+
+    /** The network settings every host of the workload uses, the client's included. */
+    public static NetConfig hostConfig(String hostId, Path stateDir, boolean tls) {
+        return NetConfig.defaults(hostId, stateDir).withSecurity(tls ? Security.SELF_SIGNED : Security.INSECURE)
+                .withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS);
+    }
+}
