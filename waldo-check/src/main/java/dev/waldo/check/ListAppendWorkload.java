@@ -6,7 +6,6 @@ import dev.waldo.check.program.Op;
 import dev.waldo.check.program.Structs;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.EndpointRef;
-import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.WaldoException;
 import dev.waldo.runtime.lang.WList;
 import java.net.InetSocketAddress;
@@ -167,7 +166,7 @@ public final class ListAppendWorkload implements AutoCloseable {
             observed = withResults(ops, results);
             outcome = Outcome.OK;
             committed.incrementAndGet();
-        } catch (TransactionAbortedException | WaldoException backedOut) {
+        } catch (WaldoException backedOut) {
             outcome = Outcome.FAILED;
             failed.incrementAndGet();
         } catch (RuntimeException other) {
