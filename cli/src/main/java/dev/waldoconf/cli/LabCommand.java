@@ -39,7 +39,7 @@ final class LabCommand implements Runnable {
             "5:the lab could not be started, or --containers and no Docker engine answers"})
     static final class Up extends LabSubcommand {
         @CommandLine.Option(names = "--switches", paramLabel = "N", defaultValue = "4",
-                description = "How many switches, 1..256 (default: ${DEFAULT-VALUE}).")
+                description = "How many switches, 1.." + LabSpec.MAX_SWITCHES + " (default: ${DEFAULT-VALUE}).")
         int switches;
 
         @CommandLine.Option(names = "--containers",
@@ -58,8 +58,9 @@ final class LabCommand implements Runnable {
 
         @Override
         protected int run() throws CommandFailure, IOException {
-            if (switches < 1 || switches > 256) {
-                throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
+            if (switches < 1 || switches > LabSpec.MAX_SWITCHES) {
+                throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1.." + LabSpec.MAX_SWITCHES + ", got "
+                        + switches);
             }
             LabSpec spec = new LabSpec(switches, containers, network.security());
             var running = lab().running();

@@ -12,9 +12,16 @@ import dev.waldo.net.Security;
  *     own project CA (the default), trust on first use ({@code --tofu}) or TLS off ({@code --insecure})
  */
 record LabSpec(int switches, boolean containers, Security security) {
-    /** How long a lab may take to start: a minute, plus time for each container's Java to come up. */
+    /** The largest lab {@code lab up} starts: the size of a large site, as issue 10 asks for. */
+    static final int MAX_SWITCHES = 1000;
+
+    /**
+     * How long a lab may take to start: a minute, plus time for each switch's service to get its
+     * certificate and bind (a 1,000-switch lab took about 100 s on a busy 2-core machine), and for
+     * each container's Java to come up.
+     */
     long startTimeoutMs() {
-        return LabLauncher.START_TIMEOUT_MS + (containers ? 2_000L * switches : 0);
+        return LabLauncher.START_TIMEOUT_MS + (containers ? 2_000L : 250L) * switches;
     }
 
     /** For messages: "2 switches in containers, services with TLS off (--insecure)". */

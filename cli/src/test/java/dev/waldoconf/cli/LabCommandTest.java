@@ -104,7 +104,7 @@ class LabCommandTest {
         cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
         CliHarness.Result result = cli.run("lab", "up", "--containers", "--switches", "0", "--dir", dir.toString());
         assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err()).isEqualTo("error: --switches must be 1..256, got 0\n");
+        assertThat(result.err()).isEqualTo("error: --switches must be 1..1000, got 0\n");
     }
 
     @Test
