@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.lab.DeviceProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -108,7 +109,8 @@ record LabDirectory(Path dir) {
         }
         try {
             LabSpec spec = new LabSpec(Integer.parseInt(properties.getProperty("switches", "0")),
-                    Boolean.parseBoolean(properties.getProperty("containers")), security(properties));
+                    Boolean.parseBoolean(properties.getProperty("containers")), security(properties),
+                    profile(properties));
             return Optional.of(new Info(Long.parseLong(properties.getProperty("pid", "-1")), spec,
                     properties.getProperty("status", "unknown"), properties.getProperty("message", "")));
         } catch (IllegalArgumentException e) {
@@ -128,6 +130,12 @@ record LabDirectory(Path dir) {
         return Boolean.parseBoolean(properties.getProperty("insecure")) ? Security.INSECURE : Security.SELF_SIGNED;
     }
 
+    /** The switches' device profile; a record from before there were profiles ran the fast one. */
+    private static DeviceProfile profile(Properties properties) {
+        return DeviceProfile.named(properties.getProperty("profile", DeviceProfile.FAST.name()))
+                .withSeed(Long.parseLong(properties.getProperty("profileSeed", "" + DeviceProfile.DEFAULT_SEED)));
+    }
+
     /** The lab record, if its process is alive. */
     Optional<Info> running() throws IOException {
         return read().filter(Info::isAlive);
@@ -141,6 +149,8 @@ record LabDirectory(Path dir) {
         properties.setProperty("switches", Integer.toString(info.switches()));
         properties.setProperty("containers", Boolean.toString(info.spec().containers()));
         properties.setProperty("security", info.spec().security().name());
+        properties.setProperty("profile", info.spec().profile().name());
+        properties.setProperty("profileSeed", Long.toString(info.spec().profile().seed()));
         properties.setProperty("status", info.status());
         properties.setProperty("message", info.message());
         Path temporary = dir.resolve("lab.properties.tmp");

@@ -91,7 +91,8 @@ final class LabRunner implements AutoCloseable {
 
     /** Switches in this JVM. */
     private static Switches embedded(LabDirectory directory, LabSpec spec) throws IOException {
-        Lab lab = Lab.start(spec.switches(), SwitchConfig.named(NAME_PREFIX), directory.switchState());
+        Lab lab = Lab.start(spec.switches(), SwitchConfig.named(NAME_PREFIX).withProfile(spec.profile()),
+                directory.switchState());
         List<LabSwitch> list = lab.switches().stream()
                 .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())).toList();
         return new Switches(list, lab::close);
@@ -101,7 +102,7 @@ final class LabRunner implements AutoCloseable {
     private static Switches containers(LabDirectory directory, LabSpec spec, Docker docker) throws IOException {
         SwitchContainers containers = new SwitchContainers(docker, directory);
         String image = containers.ensureImage(new PrintWriter(System.out, true));
-        List<LabSwitch> list = containers.start(image, spec.switches(), spec.startTimeoutMs());
+        List<LabSwitch> list = containers.start(image, spec.switches(), spec.profile(), spec.startTimeoutMs());
         return new Switches(list, () -> {
             try {
                 containers.remove();
