@@ -39,6 +39,11 @@ record LabDirectory(Path dir) {
         return dir.resolve("community");
     }
 
+    /** Each switch's control interface ({@code NAME HOST:PORT} a line), written as the lab starts. */
+    Path controlAddresses() {
+        return dir.resolve("control-addresses");
+    }
+
     /** Where the lab process writes its output. */
     Path log() {
         return dir.resolve("lab.log");

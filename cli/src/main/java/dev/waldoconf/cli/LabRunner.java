@@ -72,6 +72,7 @@ final class LabRunner implements AutoCloseable {
                 switches.list().size())) {
             Files.writeString(directory.inventory(), inventoryYaml(switches.list(), servicePorts.ports(),
                     spec.containers()));
+            Files.writeString(directory.controlAddresses(), controlAddresses(switches.list()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
             String note = startServices(waldoconf, inventory, directory, services)
@@ -94,7 +95,8 @@ final class LabRunner implements AutoCloseable {
         Lab lab = Lab.start(spec.switches(), SwitchConfig.named(NAME_PREFIX).withProfile(spec.profile()),
                 directory.switchState());
         List<LabSwitch> list = lab.switches().stream()
-                .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())).toList();
+                .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount(), sw.controlAddress()))
+                .toList();
         return new Switches(list, lab::close);
     }
 
@@ -205,6 +207,21 @@ final class LabRunner implements AutoCloseable {
                 .append("  lab:\n")
                 .append("    community: {file: community}\n")
                 .toString();
+    }
+
+    /**
+     * Each switch's control interface, one {@code NAME HOST:PORT} line each, for scripts that set
+     * faults (e.g. {@code echo "refuse 10 commitFailed" | nc HOST PORT}); the inventory has no place for it.
+     */
+    static String controlAddresses(List<LabSwitch> switches) {
+        StringBuilder text = new StringBuilder();
+        for (LabSwitch sw : switches) {
+            if (sw.control() != null) {
+                text.append(sw.name()).append(' ').append(sw.control().getAddress().getHostAddress()).append(':')
+                        .append(sw.control().getPort()).append('\n');
+            }
+        }
+        return text.toString();
     }
 
     /** What the lab says about its services. */

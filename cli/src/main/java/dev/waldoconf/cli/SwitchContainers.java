@@ -128,7 +128,7 @@ final class SwitchContainers {
             List<LabSwitch> switches = new ArrayList<>();
             for (Map.Entry<String, String> container : ids.entrySet()) {
                 ListeningAddresses addresses = awaitListening(container.getKey(), container.getValue(), deadline);
-                switches.add(new LabSwitch(container.getKey(), addresses.snmp(), portCount()));
+                switches.add(new LabSwitch(container.getKey(), addresses.snmp(), portCount(), addresses.control()));
             }
             return switches;
         } catch (IOException | RuntimeException e) {

@@ -73,6 +73,13 @@ class LabCommandTest {
             assertThat(up.out()).startsWith("Started a lab of 2 switches, device profile slow-cpu (seed 9) in ");
             assertThat(Files.readString(labDir.resolve("lab.properties"))).contains("profile=slow-cpu")
                     .contains("profileSeed=9");
+            String control = Files.readString(labDir.resolve("control-addresses"));
+            assertThat(control).matches("lab-1 127\\.0\\.0\\.1:\\d+\nlab-2 127\\.0\\.0\\.1:\\d+\n");
+            String[] lab2 = control.lines().toList().get(1).split("[ :]");
+            try (var client = dev.waldoconf.lab.control.ControlClient.connect(new java.net.InetSocketAddress(lab2[1],
+                    Integer.parseInt(lab2[2])))) {
+                assertThat(client.command("state")).as("lab-2's control interface").endsWith("sysName=lab-2");
+            }
             var snmp = dev.waldoconf.config.InventoryLoader.load(labDir.resolve("inventory.yaml")).switches().get(0)
                     .snmp();
             try (var client = dev.waldoconf.lab.LabClient.v2c(new java.net.InetSocketAddress(snmp.host(),
