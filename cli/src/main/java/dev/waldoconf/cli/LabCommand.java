@@ -1,6 +1,7 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.config.ConfigException;
+import dev.waldoconf.lab.DeviceProfile;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +40,7 @@ final class LabCommand implements Runnable {
             "5:the lab could not be started, or --containers and no Docker engine answers"})
     static final class Up extends LabSubcommand {
         @CommandLine.Option(names = "--switches", paramLabel = "N", defaultValue = "4",
-                description = "How many switches, 1..256 (default: ${DEFAULT-VALUE}).")
+                description = "How many switches, 1.." + LabSpec.MAX_SWITCHES + " (default: ${DEFAULT-VALUE}).")
         int switches;
 
         @CommandLine.Option(names = "--containers",
@@ -52,16 +53,20 @@ final class LabCommand implements Runnable {
         @CommandLine.Mixin
         NetworkOptions network;
 
+        @CommandLine.Mixin
+        ProfileOptions profile;
+
         Up(CliContext context) {
             super(context);
         }
 
         @Override
         protected int run() throws CommandFailure, IOException {
-            if (switches < 1 || switches > 256) {
-                throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1..256, got " + switches);
+            if (switches < 1 || switches > LabSpec.MAX_SWITCHES) {
+                throw new CommandFailure(ExitCodes.USAGE, "--switches must be 1.." + LabSpec.MAX_SWITCHES + ", got "
+                        + switches);
             }
-            LabSpec spec = new LabSpec(switches, containers, network.security());
+            LabSpec spec = new LabSpec(switches, containers, network.security(), profile.profile());
             var running = lab().running();
             if (running.isEmpty() && containers) {
                 // Checked here, not only in the lab process, so the user sees what is missing (and the image
@@ -177,14 +182,17 @@ final class LabCommand implements Runnable {
         @CommandLine.Mixin
         NetworkOptions network;
 
+        @CommandLine.Mixin
+        ProfileOptions profile;
+
         Run(CliContext context) {
             super(context);
         }
 
         @Override
-        protected int run() throws IOException {
+        protected int run() throws CommandFailure, IOException {
             LabDirectory lab = lab();
-            LabSpec spec = new LabSpec(switches, containers, network.security());
+            LabSpec spec = new LabSpec(switches, containers, network.security(), profile.profile());
             LabRunner runner;
             try {
                 runner = LabRunner.start(lab, spec, context.waldoconf().apply(network.engineOptions()
@@ -207,6 +215,38 @@ final class LabCommand implements Runnable {
                 Thread.currentThread().interrupt();
             }
             return ExitCodes.OK;
+        }
+    }
+
+    /** {@code --profile NAME --profile-seed N}: how fast and how reliably the lab's switches answer. */
+    static final class ProfileOptions {
+        /** The names {@code --profile} accepts, for help and completion. */
+        static final class Names implements Iterable<String> {
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return DeviceProfile.NAMED.stream().map(DeviceProfile::name).iterator();
+            }
+        }
+
+        @CommandLine.Option(names = "--profile", paramLabel = "NAME", defaultValue = "fast",
+                completionCandidates = Names.class,
+                description = {"How the switches answer SNMP: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+                    "slow-cpu: 20-30 ms per PDU; rate-limited: 50 PDUs/s, the rest dropped; flaky: 10-50 ms and"
+                            + " 2 PDUs in 100 lost. Figures and what they model: lab/README.md."})
+        String name;
+
+        @CommandLine.Option(names = "--profile-seed", paramLabel = "N", defaultValue = "1",
+                description = "Seed of the profile's jitter and losses: the same seed loses the same PDUs"
+                        + " (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        /** The profile asked for; an unknown name is a usage error. */
+        DeviceProfile profile() throws CommandFailure {
+            try {
+                return DeviceProfile.named(name).withSeed(seed);
+            } catch (IllegalArgumentException e) {
+                throw new CommandFailure(ExitCodes.USAGE, "--profile: " + e.getMessage());
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.lab.DeviceProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,6 +37,11 @@ record LabDirectory(Path dir) {
     /** The SNMP community of the lab switches, referred to by the inventory. */
     Path community() {
         return dir.resolve("community");
+    }
+
+    /** Each switch's control interface ({@code NAME HOST:PORT} a line), written as the lab starts. */
+    Path controlAddresses() {
+        return dir.resolve("control-addresses");
     }
 
     /** Where the lab process writes its output. */
@@ -108,7 +114,8 @@ record LabDirectory(Path dir) {
         }
         try {
             LabSpec spec = new LabSpec(Integer.parseInt(properties.getProperty("switches", "0")),
-                    Boolean.parseBoolean(properties.getProperty("containers")), security(properties));
+                    Boolean.parseBoolean(properties.getProperty("containers")), security(properties),
+                    profile(properties));
             return Optional.of(new Info(Long.parseLong(properties.getProperty("pid", "-1")), spec,
                     properties.getProperty("status", "unknown"), properties.getProperty("message", "")));
         } catch (IllegalArgumentException e) {
@@ -128,6 +135,12 @@ record LabDirectory(Path dir) {
         return Boolean.parseBoolean(properties.getProperty("insecure")) ? Security.INSECURE : Security.SELF_SIGNED;
     }
 
+    /** The switches' device profile; a record from before there were profiles ran the fast one. */
+    private static DeviceProfile profile(Properties properties) {
+        return DeviceProfile.named(properties.getProperty("profile", DeviceProfile.FAST.name()))
+                .withSeed(Long.parseLong(properties.getProperty("profileSeed", "" + DeviceProfile.DEFAULT_SEED)));
+    }
+
     /** The lab record, if its process is alive. */
     Optional<Info> running() throws IOException {
         return read().filter(Info::isAlive);
@@ -141,6 +154,8 @@ record LabDirectory(Path dir) {
         properties.setProperty("switches", Integer.toString(info.switches()));
         properties.setProperty("containers", Boolean.toString(info.spec().containers()));
         properties.setProperty("security", info.spec().security().name());
+        properties.setProperty("profile", info.spec().profile().name());
+        properties.setProperty("profileSeed", Long.toString(info.spec().profile().seed()));
         properties.setProperty("status", info.status());
         properties.setProperty("message", info.message());
         Path temporary = dir.resolve("lab.properties.tmp");

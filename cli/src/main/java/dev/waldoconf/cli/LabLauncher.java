@@ -36,7 +36,8 @@ public interface LabLauncher {
             // Netty loads its native transport; allowing it up front keeps JDK warnings out of the lab log.
             command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "lab", "run",
-                    "--dir", dir.toString(), "--switches", Integer.toString(spec.switches())));
+                    "--dir", dir.toString(), "--switches", Integer.toString(spec.switches()),
+                    "--profile", spec.profile().name(), "--profile-seed", Long.toString(spec.profile().seed())));
             if (spec.containers()) {
                 command.add("--containers");
             }

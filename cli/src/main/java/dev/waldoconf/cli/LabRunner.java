@@ -9,12 +9,13 @@ import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.lab.Lab;
+import dev.waldoconf.lab.ReservedPorts;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.Identities;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -65,8 +66,13 @@ final class LabRunner implements AutoCloseable {
         writeCommunity(directory.community());
         String identities = spec.security() == Security.MUTUAL ? ensureOperator(directory) : "";
         Switches switches = spec.containers() ? containers(directory, spec, docker) : embedded(directory, spec);
-        try {
-            Files.writeString(directory.inventory(), inventoryYaml(switches.list(), spec.containers()));
+        // The services' ports stay reserved until every service listens, so no two switches (and no other
+        // program) can be given the same one between writing the inventory and binding (see ReservedPorts).
+        try (ReservedPorts servicePorts = ReservedPorts.reserve(InetAddress.getLoopbackAddress(),
+                switches.list().size())) {
+            Files.writeString(directory.inventory(), inventoryYaml(switches.list(), servicePorts.ports(),
+                    spec.containers()));
+            Files.writeString(directory.controlAddresses(), controlAddresses(switches.list()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
             List<RunningService> services = new ArrayList<>();
             String note = startServices(waldoconf, inventory, directory, services)
@@ -86,9 +92,11 @@ final class LabRunner implements AutoCloseable {
 
     /** Switches in this JVM. */
     private static Switches embedded(LabDirectory directory, LabSpec spec) throws IOException {
-        Lab lab = Lab.start(spec.switches(), SwitchConfig.named(NAME_PREFIX), directory.switchState());
+        Lab lab = Lab.start(spec.switches(), SwitchConfig.named(NAME_PREFIX).withProfile(spec.profile()),
+                directory.switchState());
         List<LabSwitch> list = lab.switches().stream()
-                .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())).toList();
+                .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount(), sw.controlAddress()))
+                .toList();
         return new Switches(list, lab::close);
     }
 
@@ -96,7 +104,7 @@ final class LabRunner implements AutoCloseable {
     private static Switches containers(LabDirectory directory, LabSpec spec, Docker docker) throws IOException {
         SwitchContainers containers = new SwitchContainers(docker, directory);
         String image = containers.ensureImage(new PrintWriter(System.out, true));
-        List<LabSwitch> list = containers.start(image, spec.switches(), spec.startTimeoutMs());
+        List<LabSwitch> list = containers.start(image, spec.switches(), spec.profile(), spec.startTimeoutMs());
         return new Switches(list, () -> {
             try {
                 containers.remove();
@@ -163,8 +171,17 @@ final class LabRunner implements AutoCloseable {
         }
     }
 
-    /** The inventory of the lab's switches, in the format of configs/lab-inventory.yaml. */
-    static String inventoryYaml(List<LabSwitch> switches, boolean containers) throws IOException {
+    /**
+     * The inventory of the lab's switches, in the format of configs/lab-inventory.yaml.
+     *
+     * @param servicePorts switch {@code i}'s service listens on 127.0.0.1 at {@code servicePorts.get(i)};
+     *     reserve them with {@link ReservedPorts} and hold them until the services listen
+     */
+    static String inventoryYaml(List<LabSwitch> switches, List<Integer> servicePorts, boolean containers) {
+        if (servicePorts.size() != switches.size()) {
+            throw new IllegalArgumentException(switches.size() + " switches need as many service ports, got "
+                    + servicePorts.size());
+        }
         StringBuilder yaml = new StringBuilder()
                 .append("# Written by `waldoconf lab up` at ").append(Instant.now()).append(": the local lab's ")
                 .append(switches.size()).append(" simulated switches")
@@ -172,10 +189,11 @@ final class LabRunner implements AutoCloseable {
                 .append("# Stop them with `waldoconf lab down`. The format is explained in configs/lab-inventory.yaml.\n")
                 .append("switches:\n");
         List<String> names = new ArrayList<>();
-        for (LabSwitch sw : switches) {
+        for (int i = 0; i < switches.size(); i++) {
+            LabSwitch sw = switches.get(i);
             InetSocketAddress snmp = sw.snmp();
             yaml.append("  - name: ").append(sw.name()).append('\n')
-                    .append("    service: 127.0.0.1:").append(freeTcpPort()).append('\n')
+                    .append("    service: 127.0.0.1:").append(servicePorts.get(i)).append('\n')
                     .append("    snmp: ").append(snmp.getAddress().getHostAddress()).append(':')
                     .append(snmp.getPort()).append('\n')
                     .append("    version: '2c'\n")
@@ -191,11 +209,19 @@ final class LabRunner implements AutoCloseable {
                 .toString();
     }
 
-    /** A TCP port free now on loopback, for a switch's service. */
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /**
+     * Each switch's control interface, one {@code NAME HOST:PORT} line each, for scripts that set
+     * faults (e.g. {@code echo "refuse 10 commitFailed" | nc HOST PORT}); the inventory has no place for it.
+     */
+    static String controlAddresses(List<LabSwitch> switches) {
+        StringBuilder text = new StringBuilder();
+        for (LabSwitch sw : switches) {
+            if (sw.control() != null) {
+                text.append(sw.name()).append(' ').append(sw.control().getAddress().getHostAddress()).append(':')
+                        .append(sw.control().getPort()).append('\n');
+            }
         }
+        return text.toString();
     }
 
     /** What the lab says about its services. */

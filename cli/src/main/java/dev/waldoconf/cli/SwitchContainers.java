@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldoconf.lab.DeviceProfile;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.lab.container.ImageContext;
 import dev.waldoconf.lab.container.ListeningAddresses;
@@ -114,20 +115,20 @@ final class SwitchContainers {
      *
      * @throws IOException when a container does not start or listen in time; the ones started are removed
      */
-    List<LabSwitch> start(String image, int count, long timeoutMs) throws IOException {
+    List<LabSwitch> start(String image, int count, DeviceProfile profile, long timeoutMs) throws IOException {
         remove();
         Files.createDirectories(lab.switchState());
         Map<String, String> ids = new LinkedHashMap<>();
         try {
             for (int i = 1; i <= count; i++) {
                 String name = LabRunner.NAME_PREFIX + "-" + i;
-                ids.put(name, docker.run(runArguments(image, name).toArray(String[]::new)));
+                ids.put(name, docker.run(runArguments(image, name, profile).toArray(String[]::new)));
             }
             long deadline = System.currentTimeMillis() + timeoutMs;
             List<LabSwitch> switches = new ArrayList<>();
             for (Map.Entry<String, String> container : ids.entrySet()) {
                 ListeningAddresses addresses = awaitListening(container.getKey(), container.getValue(), deadline);
-                switches.add(new LabSwitch(container.getKey(), addresses.snmp(), portCount()));
+                switches.add(new LabSwitch(container.getKey(), addresses.snmp(), portCount(), addresses.control()));
             }
             return switches;
         } catch (IOException | RuntimeException e) {
@@ -140,9 +141,9 @@ final class SwitchContainers {
      * The {@code docker run} arguments of switch {@code name}: detached, labelled with the lab
      * folder, host networking (every port on the host's loopback, as the process lab's), running
      * as the owner of the state folder so the state files stay theirs, and ports chosen by the
-     * switch (it prints them in its listening line).
+     * switch (it prints them in its listening line); the switch answers as {@code profile} says.
      */
-    List<String> runArguments(String image, String name) throws IOException {
+    List<String> runArguments(String image, String name, DeviceProfile profile) throws IOException {
         Path state = lab.switchState().toAbsolutePath();
         Object uid = Files.getAttribute(state, "unix:uid");
         Object gid = Files.getAttribute(state, "unix:gid");
@@ -150,7 +151,8 @@ final class SwitchContainers {
                 "--label", DIR_LABEL + "=" + labKey(), "--label", SWITCH_LABEL + "=" + name,
                 "--network", "host", "--user", uid + ":" + gid, "-v", state + ":" + state,
                 image, "--name", name, "--host", "127.0.0.1", "--port", "0", "--control-port", "0",
-                "--ports", Integer.toString(portCount()), "--state-file", state.resolve(name + ".state").toString());
+                "--ports", Integer.toString(portCount()), "--state-file", state.resolve(name + ".state").toString(),
+                "--profile", profile.name(), "--profile-seed", Long.toString(profile.seed()));
     }
 
     /** The container's name: unique per lab folder and switch, so two labs in two folders do not clash. */

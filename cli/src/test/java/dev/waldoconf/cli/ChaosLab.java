@@ -2,6 +2,7 @@ package dev.waldoconf.cli;
 
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.lab.JavaProcess;
+import dev.waldoconf.lab.ReservedPorts;
 import dev.waldoconf.lab.SwitchMain;
 import dev.waldoconf.lab.container.ListeningAddresses;
 import dev.waldoconf.lab.control.ControlClient;
@@ -10,6 +11,7 @@ import dev.waldoconf.snmp.SnmpCredentials;
 import dev.waldoconf.snmp.SnmpTarget;
 import dev.waldoconf.snmp.SnmpVlanDevice;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +39,7 @@ final class ChaosLab implements AutoCloseable {
     private final List<JavaProcess> services = new ArrayList<>();
     private final List<JavaProcess> started = new ArrayList<>();
     private int starts;
+    private ReservedPorts servicePorts;
 
     private ChaosLab(Path dir) {
         this.dir = dir;
@@ -55,7 +58,9 @@ final class ChaosLab implements AutoCloseable {
                 inventory.add(new LabSwitch(lab.names.get(i), lab.addresses.get(i).snmp(), 24));
             }
             Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
-            Files.writeString(lab.inventory(), LabRunner.inventoryYaml(inventory, false));
+            // Held for the lab's life: a killed service comes back on its port, and nobody else may take it meanwhile.
+            lab.servicePorts = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), size);
+            Files.writeString(lab.inventory(), LabRunner.inventoryYaml(inventory, lab.servicePorts.ports(), false));
             for (int i = 0; i < size; i++) {
                 lab.services.add(null);
                 lab.startService(i);
@@ -170,6 +175,9 @@ final class ChaosLab implements AutoCloseable {
     public void close() throws InterruptedException {
         for (JavaProcess process : started) {
             process.kill();
+        }
+        if (servicePorts != null) {
+            servicePorts.close();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.waldoconf.cli;
 import dev.waldoconf.WaldoConf;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waldoconf.lab.ReservedPorts;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import java.io.IOException;
@@ -177,8 +178,11 @@ class InsecureTest {
     /** A lab-style inventory of {@code sw}, written the way {@code lab up} writes one. */
     private Path inventory(SimulatedSwitch sw) throws IOException {
         Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
+        ReservedPorts servicePort = ReservedPorts.reserve(java.net.InetAddress.getLoopbackAddress(), 1);
+        running.add(servicePort);
         return Files.writeString(dir.resolve("inventory.yaml"), LabRunner.inventoryYaml(
-                List.of(new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())), false));
+                List.of(new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())), servicePort.ports(),
+                false));
     }
 
     /** Runs {@code waldoconf serve} for lab-1 in a thread until the test ends; returns once it listens. */

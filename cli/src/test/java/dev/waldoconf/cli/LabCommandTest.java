@@ -64,6 +64,47 @@ class LabCommandTest {
     }
 
     @Test
+    void upWithAProfileRunsSwitchesThatAnswerAsItSays() throws Exception {
+        try (CliHarness cli = new CliHarness(dir)) {
+            Path labDir = dir.resolve("lab");
+            CliHarness.Result up = cli.run("lab", "up", "--switches", "2", "--profile", "slow-cpu", "--profile-seed",
+                    "9", "--dir", labDir.toString());
+            assertThat(up.exitCode()).as(up.err()).isZero();
+            assertThat(up.out()).startsWith("Started a lab of 2 switches, device profile slow-cpu (seed 9) in ");
+            assertThat(Files.readString(labDir.resolve("lab.properties"))).contains("profile=slow-cpu")
+                    .contains("profileSeed=9");
+            String control = Files.readString(labDir.resolve("control-addresses"));
+            assertThat(control).matches("lab-1 127\\.0\\.0\\.1:\\d+\nlab-2 127\\.0\\.0\\.1:\\d+\n");
+            String[] lab2 = control.lines().toList().get(1).split("[ :]");
+            try (var client = dev.waldoconf.lab.control.ControlClient.connect(new java.net.InetSocketAddress(lab2[1],
+                    Integer.parseInt(lab2[2])))) {
+                assertThat(client.command("state")).as("lab-2's control interface").endsWith("sysName=lab-2");
+            }
+            var snmp = dev.waldoconf.config.InventoryLoader.load(labDir.resolve("inventory.yaml")).switches().get(0)
+                    .snmp();
+            try (var client = dev.waldoconf.lab.LabClient.v2c(new java.net.InetSocketAddress(snmp.host(),
+                    snmp.port()), "public", 5000)) {
+                long start = System.nanoTime();
+                client.get(dev.waldoconf.lab.snmp.Oids.scalar(dev.waldoconf.lab.snmp.Oids.SYS_NAME));
+                // A lower bound only: slow-cpu processes every PDU for at least 20 ms.
+                assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(
+                        dev.waldoconf.lab.DeviceProfile.SLOW_CPU.delayMs());
+            }
+            CliHarness.Result other = cli.run("lab", "up", "--switches", "2", "--dir", labDir.toString());
+            assertThat(other.out()).as("a fast lab is not the slow one running").contains("It is not the lab asked for");
+        }
+    }
+
+    @Test
+    void anUnknownProfileIsAUsageErrorThatListsTheProfiles() {
+        CliHarness.Result result = new CliHarness(dir).run("lab", "up", "--profile", "turbo", "--dir",
+                dir.resolve("lab").toString());
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("unknown device profile 'turbo'; choose fast | slow-cpu | rate-limited"
+                + " | flaky");
+    }
+
+    @Test
     void statusWithoutALabExitsWith3() {
         CliHarness.Result result = new CliHarness(dir).run("lab", "status", "--dir", dir.toString());
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
@@ -104,7 +145,7 @@ class LabCommandTest {
         cli.environment.put(Docker.COMMAND_VARIABLE, dir.resolve("no-such-docker").toString());
         CliHarness.Result result = cli.run("lab", "up", "--containers", "--switches", "0", "--dir", dir.toString());
         assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err()).isEqualTo("error: --switches must be 1..256, got 0\n");
+        assertThat(result.err()).isEqualTo("error: --switches must be 1..1000, got 0\n");
     }
 
     @Test
@@ -141,14 +182,16 @@ class LabCommandTest {
         SwitchContainers containers = new SwitchContainers(Docker.from(java.util.Map.of()), lab);
         String state = lab.switchState().toAbsolutePath().toString();
         Object uid = Files.getAttribute(lab.switchState(), "unix:uid");
-        assertThat(containers.runArguments("img:tag", "lab-2")).containsExactly("run", "-d",
+        assertThat(containers.runArguments("img:tag", "lab-2", dev.waldoconf.lab.DeviceProfile.SLOW_CPU))
+                .containsExactly("run", "-d",
                 "--name", containers.containerName("lab-2"),
                 "--label", "dev.waldoconf.lab.dir=" + lab.dir().toAbsolutePath().normalize(),
                 "--label", "dev.waldoconf.lab.switch=lab-2",
                 "--network", "host", "--user", uid + ":" + Files.getAttribute(lab.switchState(), "unix:gid"),
                 "-v", state + ":" + state,
                 "img:tag", "--name", "lab-2", "--host", "127.0.0.1", "--port", "0", "--control-port", "0",
-                "--ports", "24", "--state-file", state + "/lab-2.state");
+                "--ports", "24", "--state-file", state + "/lab-2.state", "--profile", "slow-cpu",
+                "--profile-seed", "1");
         assertThat(containers.containerName("lab-2")).matches("waldoconf-[0-9a-f]{8}-lab-2")
                 .isNotEqualTo(new SwitchContainers(Docker.from(java.util.Map.of()),
                         new LabDirectory(dir.resolve("other"))).containerName("lab-2"));

@@ -61,11 +61,18 @@ public final class LabClient implements AutoCloseable {
         this.v3 = v3;
     }
 
-    /** A v2c client using {@code community}. */
+    /** A v2c client using {@code community}; a request is sent once more after a timeout. */
     public static LabClient v2c(InetSocketAddress agent, String community, int timeoutMs) throws IOException {
+        return v2c(agent, community, timeoutMs, 1);
+    }
+
+    /** A v2c client using {@code community} that sends a request {@code retries} more times after timeouts. */
+    public static LabClient v2c(InetSocketAddress agent, String community, int timeoutMs, int retries)
+            throws IOException {
         CommunityTarget<UdpAddress> target = new CommunityTarget<>(udp(agent), new OctetString(community));
         target.setVersion(SnmpConstants.version2c);
         configure(target, timeoutMs);
+        target.setRetries(retries);
         return new LabClient(open(null), target, false);
     }
 

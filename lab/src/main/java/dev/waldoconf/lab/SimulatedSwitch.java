@@ -108,7 +108,7 @@ public final class SimulatedSwitch implements AutoCloseable {
         dispatcher.addMessageProcessingModel(new MPv3(usm));
         transport = bindUdp();
         snmp = new Snmp(dispatcher, transport);
-        processor = new FaultyCommandProcessor(engineId, faults,
+        processor = new FaultyCommandProcessor(engineId, faults, config.profile().pacer(config.name()),
                 () -> onExitFault.accept(this));
         LabAccessControl access = new LabAccessControl(config.readCommunity(), config.writeCommunity(), engineId,
                 config.users().stream().map(UsmUserSpec::name).collect(Collectors.toSet()));
@@ -199,6 +199,16 @@ public final class SimulatedSwitch implements AutoCloseable {
     /** The TCP address of the control interface, or null when it is disabled. */
     public InetSocketAddress controlAddress() {
         return control == null ? null : control.address();
+    }
+
+    /** PDUs its device profile let through to be processed so far. */
+    public long pdusAnsweredByProfile() {
+        return processor.answeredByProfile();
+    }
+
+    /** PDUs its device profile dropped so far (lost, or beyond its rate limit); each is a timeout to the manager. */
+    public long pdusDroppedByProfile() {
+        return processor.droppedByProfile();
     }
 
     /** The faults, to set directly in embedded use (the control interface changes the same object). */

@@ -17,7 +17,7 @@ import java.util.logging.Logger;
  * Once listening it prints one line that scripts and tests can parse:
  *
  * <pre>
- * lab switch sw1 listening snmp=udp:127.0.0.1:1161 control=tcp:127.0.0.1:1162 state=/tmp/sw1.state
+ * lab switch sw1 listening snmp=udp:127.0.0.1:1161 control=tcp:127.0.0.1:1162 state=/tmp/sw1.state profile=fast(...)
  * </pre>
  */
 public final class SwitchMain {
@@ -37,6 +37,8 @@ public final class SwitchMain {
               --ports N                number of bridge ports (default: 24)
               --quirks PROFILE         standard | strict-order | no-create-and-wait (default: standard)
               --state-file PATH        keep configuration across restarts in PATH (default: none)
+              --profile NAME           device profile: fast | slow-cpu | rate-limited | flaky (default: fast)
+              --profile-seed N         seed of the profile's jitter and losses (default: 1)
               --read-community TEXT    v1/v2c read community (default: public)
               --write-community TEXT   v1/v2c write community (default: private)
               --user SPEC              USM user name:auth:authPass:priv:privPass, repeatable; replaces the
@@ -110,7 +112,8 @@ public final class SwitchMain {
         return "lab switch " + sw.name() + " listening snmp=udp:" + snmp.getAddress().getHostAddress() + ":"
                 + snmp.getPort() + " control="
                 + (control == null ? "off" : "tcp:" + control.getAddress().getHostAddress() + ":" + control.getPort())
-                + " state=" + (sw.config().stateFile() == null ? "memory" : sw.config().stateFile());
+                + " state=" + (sw.config().stateFile() == null ? "memory" : sw.config().stateFile())
+                + " profile=" + sw.config().profile().describe();
     }
 
     /** Lets the agent's debug messages (each refused SET and why) reach the console. */
@@ -131,6 +134,7 @@ public final class SwitchMain {
     static SwitchConfig parse(String[] args) {
         SwitchConfig config = SwitchConfig.named("switch").withSnmpPort(1161);
         Integer controlPort = null;
+        Long profileSeed = null;
         List<UsmUserSpec> users = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
@@ -149,6 +153,11 @@ public final class SwitchMain {
                 case "--ports" -> config.withPortCount(number(option, value));
                 case "--quirks" -> config.withQuirks(QuirkProfile.fromLabel(value));
                 case "--state-file" -> config.withStateFile(Path.of(value));
+                case "--profile" -> config.withProfile(DeviceProfile.named(value));
+                case "--profile-seed" -> {
+                    profileSeed = (long) number(option, value);
+                    yield config;
+                }
                 case "--read-community" -> config.withCommunities(value, config.writeCommunity());
                 case "--write-community" -> config.withCommunities(config.readCommunity(), value);
                 case "--user" -> {
@@ -160,6 +169,9 @@ public final class SwitchMain {
         }
         if (!users.isEmpty()) {
             config = config.withUsers(users);
+        }
+        if (profileSeed != null) {
+            config = config.withProfile(config.profile().withSeed(profileSeed));
         }
         int control = controlPort != null ? controlPort : (config.snmpPort() == 0 ? 0 : config.snmpPort() + 1);
         return config.withControlPort(control);

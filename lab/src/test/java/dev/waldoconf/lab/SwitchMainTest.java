@@ -37,6 +37,15 @@ class SwitchMainTest {
     }
 
     @Test
+    void profileAndSeedAreParsedInEitherOrder() {
+        assertThat(SwitchMain.parse(new String[] {"--profile-seed", "7", "--profile", "flaky"}).profile())
+                .isEqualTo(DeviceProfile.FLAKY.withSeed(7));
+        assertThat(SwitchMain.parse(new String[] {}).profile()).isEqualTo(DeviceProfile.FAST);
+        assertThatThrownBy(() -> SwitchMain.parse(new String[] {"--profile", "turbo"}))
+                .hasMessageContaining("unknown device profile 'turbo'");
+    }
+
+    @Test
     void theControlPortDefaultsToTheSnmpPortPlusOne() {
         assertThat(SwitchMain.parse(new String[] {"--port", "2161"}).controlPort()).isEqualTo(2162);
         assertThat(SwitchMain.parse(new String[] {"--port", "0"}).controlPort()).isZero();

@@ -1,6 +1,8 @@
 package dev.waldoconf.lab.snmp;
 
+import dev.waldoconf.lab.DeviceProfile;
 import dev.waldoconf.lab.control.Faults;
+import java.util.concurrent.atomic.AtomicLong;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.PDU;
 import org.snmp4j.agent.CommandProcessor;
@@ -8,24 +10,41 @@ import org.snmp4j.smi.Address;
 import org.snmp4j.smi.OctetString;
 
 /**
- * SNMP4J-Agent's command processor with the response-side faults: delayed, dropped, and the
- * exit after a number of SETs. Request processing itself is unchanged, so a SET whose response
- * is dropped is still applied, as on a real switch whose reply is lost.
+ * SNMP4J-Agent's command processor with the switch's device profile and the response-side
+ * faults. The profile paces every PDU before it is processed (drops it, or holds it for its
+ * processing time; see {@link DeviceProfile}); the faults delay or drop responses and make the
+ * switch exit after a number of SETs. Request processing itself is unchanged, so a SET whose
+ * response a fault drops is still applied, as on a real switch whose reply is lost.
  */
 public final class FaultyCommandProcessor extends CommandProcessor {
     private final Faults faults;
     private final Runnable exitAction;
+    private final DeviceProfile.Pacer pacer;
+    private final AtomicLong answeredByProfile = new AtomicLong();
+    private final AtomicLong droppedByProfile = new AtomicLong();
     private volatile boolean halted;
 
     /**
      * A processor for one switch.
      *
+     * @param pacer the switch's device profile, paced for this switch
      * @param exitAction what "exit" means here: halt the process, or stop an embedded switch
      */
-    public FaultyCommandProcessor(byte[] engineId, Faults faults, Runnable exitAction) {
+    public FaultyCommandProcessor(byte[] engineId, Faults faults, DeviceProfile.Pacer pacer, Runnable exitAction) {
         super(new OctetString(engineId));
         this.faults = faults;
+        this.pacer = pacer;
         this.exitAction = exitAction;
+    }
+
+    /** PDUs the device profile let through so far (processed after their delay). */
+    public long answeredByProfile() {
+        return answeredByProfile.get();
+    }
+
+    /** PDUs the device profile dropped so far (lost or beyond the rate limit). */
+    public long droppedByProfile() {
+        return droppedByProfile.get();
     }
 
     /** Whether the exit-after fault fired; from then on no request is processed or answered. */
@@ -33,11 +52,25 @@ public final class FaultyCommandProcessor extends CommandProcessor {
         return halted;
     }
 
+    /**
+     * Runs on the transport's one listening thread, so PDUs are paced one after another, as a
+     * switch's management CPU takes them.
+     */
     @Override
     public <A extends Address> void processPdu(CommandResponderEvent<A> event) {
-        if (!halted) {
-            super.processPdu(event);
+        if (halted) {
+            return;
         }
+        DeviceProfile.Fate fate = pacer.next(System.nanoTime());
+        if (fate.outcome() != DeviceProfile.Outcome.ANSWERED) {
+            droppedByProfile.incrementAndGet();
+            // Consumed, so SNMP4J neither processes it nor answers it (not even with a report).
+            event.setProcessed(true);
+            return;
+        }
+        answeredByProfile.incrementAndGet();
+        pause(fate.delayMs());
+        super.processPdu(event);
     }
 
     @Override
