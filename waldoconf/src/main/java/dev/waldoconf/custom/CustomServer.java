@@ -15,6 +15,7 @@ import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.service.AuditJournal;
 import dev.waldoconf.service.ChangeGuard;
+import dev.waldoconf.service.InDoubtRecovery;
 import dev.waldoconf.service.TrialRecord;
 import dev.waldoconf.service.TrialTimer;
 import dev.waldoconf.snmp.SnmpScalars;
@@ -163,7 +164,8 @@ public final class CustomServer implements RunningService {
             binding.watchDeadlines(timer::checkAtDeadline);
             InetSocketAddress bound = host.listen(listen, program.factory(CustomProgram.DESK, service.ref(),
                     trials.ref()), null);
-            InDoubtRecovery.start(name, binding, host, otherServices);
+            InDoubtRecovery.start(name, host.host(), inDoubtOf(binding), InDoubtRecovery.dialing(host),
+                    otherServices);
             return new CustomServer(name, host, agent, service, bound, timer);
         } catch (RuntimeException e) {
             if (timer != null) {
@@ -172,6 +174,22 @@ public final class CustomServer implements RunningService {
             host.close();
             throw e;
         }
+    }
+
+    /** The binding's in-doubt journal entries, as the shared {@link InDoubtRecovery} asks and ends them. */
+    private static InDoubtRecovery.Participant inDoubtOf(ScalarSnmpBinding binding) {
+        return new InDoubtRecovery.Participant() {
+            @Override
+            public List<InDoubtRecovery.InDoubt> inDoubt() {
+                return binding.inDoubt().stream().map(entry -> new InDoubtRecovery.InDoubt(entry.key(),
+                        entry.transactionId(), entry.peers())).toList();
+            }
+
+            @Override
+            public void resolve(InDoubtRecovery.InDoubt transaction, boolean committed) throws Exception {
+                binding.resolve(transaction.key(), committed);
+            }
+        };
     }
 
     /** The trial keeper takes back the trial the journal holds, so confirm and rollback find it. */

@@ -2,6 +2,8 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
+import dev.waldo.runtime.storage.FileStorage;
+import dev.waldo.runtime.storage.StorageException;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.RunningService;
@@ -11,6 +13,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -20,11 +24,16 @@ import java.util.concurrent.CountDownLatch;
  * {@link ChangeGuard} stands in front of the switch: only operators with the
  * change role may change it, and every change is recorded with who made it.
  *
- * <p>State directory layout: {@code journal/} (the trial journal) and
+ * <p>State directory layout: {@code journal/} (the trial journal, with the
+ * undo data of a change being decided), {@code transactions/} (the runtime's
+ * {@link FileStorage}: what the host voted and decided, so that a restart
+ * learns the outcome of a change it voted yes on instead of guessing) and
  * {@code net/} (the host's TLS key and certificate, pinned peers under trust on
  * first use, and the {@link AuditJournal}).
  */
 public final class SwitchServer implements RunningService {
+    /** The runtime's transaction log (votes, decisions), in the service's state directory. */
+    public static final String TRANSACTIONS_DIR = "transactions";
     private final NetHost net;
     private final SwitchService service;
     private final InetSocketAddress address;
@@ -37,16 +46,37 @@ public final class SwitchServer implements RunningService {
     }
 
     /**
-     * Starts serving switch {@code name}: recovers or adopts its state, then
-     * listens at {@code listen} (port 0 picks a free one).
-     *
-     * @param net how the host talks to operators (TLS mode, heartbeats); its state dir is used as given
+     * Starts serving switch {@code name} as {@link #start(String, VlanDevice, InetSocketAddress, Path,
+     * NetConfig, Clock, Collection)} does, knowing no other service: a transaction left in doubt
+     * is asked only of the hosts that reach this one (its coordinator, redialing), so it may stay
+     * in doubt until its trial's deadline.
      */
     public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
             NetConfig net, Clock clock) throws IOException, DeviceException {
-        NetHost host = NetHost.start(net, Structs::create);
+        return start(name, device, listen, stateDir, net, clock, List.of());
+    }
+
+    /**
+     * Starts serving switch {@code name}: takes up its transaction log ({@value #TRANSACTIONS_DIR}/),
+     * recovers or adopts its state, then listens at {@code listen} (port 0 picks a free one). A
+     * transaction the previous run left in doubt is asked of {@code otherServices} (the
+     * inventory's other services) in the background.
+     *
+     * @param net how the host talks to operators (TLS mode, heartbeats); its state dir is used as given
+     * @throws IOException if the journal or the transaction log cannot be used
+     */
+    public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
+            NetConfig net, Clock clock, Collection<InetSocketAddress> otherServices)
+            throws IOException, DeviceException {
+        NetHost host;
         try {
-            SwitchService service = SwitchService.start(name, host.host(), device, stateDir.resolve("journal"), clock);
+            host = NetHost.start(net, Structs::create, FileStorage.open(stateDir.resolve(TRANSACTIONS_DIR)));
+        } catch (StorageException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        try {
+            SwitchService service = SwitchService.start(name, host.host(), device, stateDir.resolve("journal"), clock,
+                    InDoubtRecovery.dialing(host), otherServices);
             ChangeGuard.install(name, host, "snmp", new AuditJournal(net.stateDir()), clock);
             InetSocketAddress bound = host.listen(listen, h -> SwitchDesk.create(h, service.service().ref()), null);
             return new SwitchServer(host, service, bound);

@@ -286,7 +286,9 @@ public final class WaldoConfEngine implements ChangeEngine {
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
             return SwitchServer.start(entry.name(), device, entry.service().resolve(),
-                    spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock);
+                    spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock,
+                    spec.inventory().switches().stream().filter(other -> !other.name().equals(entry.name()))
+                            .map(other -> other.service().resolve()).toList());
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {
