@@ -7,11 +7,9 @@ import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.services.VlanSwitch;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * previous run left in doubt is ended as its peers say ({@link InDoubtRecovery}).
  */
 public final class SwitchService implements AutoCloseable {
+    /** The annotation of the variables the service's binding mirrors onto the switch. */
+    public static final String ANNOTATION = "snmp";
     private static final Logger LOG = LoggerFactory.getLogger(SwitchService.class);
     private final String name;
     private final VlanDevice device;
@@ -44,42 +44,45 @@ public final class SwitchService implements AutoCloseable {
         this.journal = journal;
         this.timer = new TrialTimer(name, host, clock, new VlanTrials());
         this.binding = new SwitchBinding(device, journal, timer::checkAtDeadline);
-        host.bind("snmp", binding);
+        host.bind(ANNOTATION, binding);
         this.service = VlanSwitch.create(host, name);
         timer.everyRecheck(this::reconcileIfOwed);
     }
 
     /**
-     * Starts the service for switch {@code name} on {@code host} as {@link #start(String, Host,
-     * VlanDevice, Path, Clock, InDoubtRecovery.Dialer, Collection)} does, for a host that reaches
-     * every other host without dialing (an in-memory network).
+     * Starts the service for switch {@code name} on {@code host}, as {@link #mount} does, and
+     * recovers a transaction its previous run left in doubt through a host that reaches every other
+     * host without dialing (an in-memory network). {@link SwitchServer} mounts it on a networked
+     * host instead and recovers through the inventory's other services.
      */
     public static SwitchService start(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
             throws IOException, DeviceException {
-        return start(name, host, device, stateDir, clock, InDoubtRecovery.NO_DIALING, List.of());
+        SwitchService started = mount(name, host, device, stateDir, clock);
+        InDoubtRecovery.start(name, host, started.recovery(), InDoubtRecovery.NO_DIALING, List.of());
+        return started;
     }
 
     /**
-     * Starts the service for switch {@code name} on {@code host}: recovers a
-     * pending trial from the journal in {@code stateDir}, or adopts the
-     * switch's current state, and schedules the trial's expiry. A transaction
-     * the previous run voted yes on and never learned the outcome of is in
-     * doubt: the service asks its peers (linking to {@code otherServices}
-     * through {@code dialer}) and, meanwhile, lets no transaction read the
-     * switch; then it keeps the change if it committed, or puts the switch's
+     * Puts the service for switch {@code name} on {@code host}: recovers a pending trial from the
+     * journal in {@code stateDir}, or adopts the switch's current state, and schedules the trial's
+     * expiry. A transaction the previous run voted yes on and never learned the outcome of is in
+     * doubt: until {@link #recovery()} is told its outcome, the service is not restored and no
+     * transaction reads the switch; then it keeps the change if it committed, or puts the switch's
      * undo data back.
      *
      * @throws IOException if the journal cannot be read or written
      * @throws DeviceException if the switch cannot be read when there is nothing to recover
      */
-    public static SwitchService start(String name, Host host, VlanDevice device, Path stateDir, Clock clock,
-            InDoubtRecovery.Dialer dialer, Collection<InetSocketAddress> otherServices)
+    public static SwitchService mount(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
             throws IOException, DeviceException {
         SwitchService started = new SwitchService(name, host, device, new TrialJournal<>(stateDir, VlanStateFormat.INSTANCE), clock);
-        if (started.recover()) {
-            InDoubtRecovery.start(name, host, started.new Recovery(), dialer, otherServices);
-        }
+        started.recover();
         return started;
+    }
+
+    /** The transaction the previous run left in doubt (if any), for {@link InDoubtRecovery} to ask about and end. */
+    public InDoubtRecovery.Participant recovery() {
+        return new Recovery();
     }
 
     /** The switch's name. */
@@ -97,16 +100,12 @@ public final class SwitchService implements AutoCloseable {
         return device;
     }
 
-    /**
-     * Takes up what the journal holds.
-     *
-     * @return true if a transaction is in doubt: its outcome must be asked before the service is restored
-     */
-    private boolean recover() throws IOException, DeviceException {
+    /** Takes up what the journal holds; a transaction in doubt waits for {@link #recovery()}. */
+    private void recover() throws IOException, DeviceException {
         TrialJournal.PreparedChange<SwitchState> prepared = journal.preparedChange();
         if (prepared != null) {
             awaitOutcome(prepared);
-            return true;
+            return;
         }
         TrialRecord<SwitchState> record = journal.committed();
         if (record == null) {
@@ -118,10 +117,9 @@ public final class SwitchService implements AutoCloseable {
             journal.replaceCommitted(new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
             restore(new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
-            return false;
+            return;
         }
         restore(record);
-        return false;
     }
 
     /**

@@ -280,7 +280,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                         + spec.switchName() + "'"));
         if (spec.customService().isPresent()) {
             // An operator's own .wld device service (see dev.waldoconf.custom and waldoconf/README.md).
-            return dev.waldoconf.custom.CustomServer.start(spec.customService().get(), spec.inventory(), entry,
+            return dev.waldoconf.custom.CustomService.serve(spec.customService().get(), spec.inventory(), entry,
                     serviceNet(entry.name(), spec.stateDir()), System.getenv());
         }
         try {
