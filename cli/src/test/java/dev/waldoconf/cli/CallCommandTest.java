@@ -141,7 +141,7 @@ class CallCommandTest {
         CliHarness.Result result = run("call", EXAMPLE, SET_ALL, "rack 9", "noc", "-i", inventory.toString());
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
-        assertThat(result.err()).contains("cannot reach the service of sw-a", "no switch was changed");
+        assertThat(result.err()).contains("cannot reach the service of switch sw-a", "no switch was changed");
     }
 
     @Test
