@@ -273,20 +273,7 @@ class ProcessCrashSafetyTest {
      */
     @Test
     void operatorKilledAfterTheCommitDecisionLeavesEverySwitchNew() throws Exception {
-        int last = SWITCHES - 1;
-        try (DelayingProxy proxy = DelayingProxy.start(new InetSocketAddress("127.0.0.1", servicePorts.get(last)))) {
-            List<String> addresses = new ArrayList<>(servicePorts.stream().map(Object::toString).toList());
-            addresses.set(last, "127.0.0.2:" + proxy.address().getPort());
-            JavaProcess operator = startOperator(LONG_TRIAL_SECONDS, addresses);
-            operator.awaitLine("applying");  // connected: from here on, its messages to the last service lag
-            proxy.delay(PROXY_DELAY_MS);
-            awaitCommittedAt(0, operator);
-
-            proxy.cut();  // first, as it takes no time: the held-back commit can no longer get through
-            operator.kill();
-            assertThat(committedAStaging(last)).as("the last service had not heard the decision when its link"
-                    + " was cut (else this test would not test what it says)").isFalse();
-        }
+        cutOffTheLastServiceOnceTheCommitIsDecided(JavaProcess::kill);
 
         awaitAtomicOutcome(Expected.ALL_NEW);
     }
@@ -301,22 +288,37 @@ class ProcessCrashSafetyTest {
     @Test
     void serviceKilledAfterItsYesVoteWhileTheCommitWasDecidedLeavesEverySwitchNew() throws Exception {
         int last = SWITCHES - 1;
+        cutOffTheLastServiceOnceTheCommitIsDecided(operator -> serviceProcesses.get(last).kill());
+        servicePorts.set(last, startService(last));
+
+        awaitAtomicOutcome(Expected.ALL_NEW);
+    }
+
+    /** What a test kills once the last service is cut off from the operator. */
+    private interface Kill {
+        void at(JavaProcess operator) throws Exception;
+    }
+
+    /**
+     * Applies with the operator's messages to the last switch's service held back (a proxy delays
+     * them {@value #PROXY_DELAY_MS} ms) until the commit decision reached the first switch's
+     * service; then cuts that link, so the held-back commit never arrives, and runs {@code kill}.
+     */
+    private void cutOffTheLastServiceOnceTheCommitIsDecided(Kill kill) throws Exception {
+        int last = SWITCHES - 1;
         try (DelayingProxy proxy = DelayingProxy.start(new InetSocketAddress("127.0.0.1", servicePorts.get(last)))) {
             List<String> addresses = new ArrayList<>(servicePorts.stream().map(Object::toString).toList());
             addresses.set(last, "127.0.0.2:" + proxy.address().getPort());
             JavaProcess operator = startOperator(LONG_TRIAL_SECONDS, addresses);
-            operator.awaitLine("applying");
+            operator.awaitLine("applying");  // connected: from here on, its messages to the last service lag
             proxy.delay(PROXY_DELAY_MS);
             awaitCommittedAt(0, operator);
 
-            proxy.cut();  // the held-back commit never arrives
-            serviceProcesses.get(last).kill();
-            assertThat(committedAStaging(last)).as("the last service had not heard the decision when it was"
-                    + " killed (else this test would not test what it says)").isFalse();
+            proxy.cut();  // first, as it takes no time: the held-back commit can no longer get through
+            kill.at(operator);
+            assertThat(committedAStaging(last)).as("the last service had not heard the decision when its link"
+                    + " was cut (else this test would not test what it says)").isFalse();
         }
-        servicePorts.set(last, startService(last));
-
-        awaitAtomicOutcome(Expected.ALL_NEW);
     }
 
     /**
