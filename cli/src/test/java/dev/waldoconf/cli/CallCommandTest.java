@@ -6,7 +6,7 @@ import dev.waldo.net.NetConfig;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.config.SwitchEntry;
-import dev.waldoconf.custom.CustomServer;
+import dev.waldoconf.custom.CustomService;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import java.net.InetAddress;
@@ -141,7 +141,7 @@ class CallCommandTest {
         CliHarness.Result result = run("call", EXAMPLE, SET_ALL, "rack 9", "noc", "-i", inventory.toString());
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
-        assertThat(result.err()).contains("cannot reach the service of sw-a", "no switch was changed");
+        assertThat(result.err()).contains("cannot reach the service of switch sw-a", "no switch was changed");
     }
 
     @Test
@@ -213,7 +213,7 @@ class CallCommandTest {
         Inventory inventory = InventoryLoader.load(inventoryFile);
         for (SwitchEntry entry : inventory.switches()) {
             NetConfig net = NetConfig.defaults("switch-" + entry.name(), dir.resolve("served").resolve(entry.name()));
-            running.add(CustomServer.start(Path.of(EXAMPLE), inventory, entry, insecure ? net.insecure() : net,
+            running.add(CustomService.serve(Path.of(EXAMPLE), inventory, entry, insecure ? net.insecure() : net,
                     Map.of()));
         }
     }

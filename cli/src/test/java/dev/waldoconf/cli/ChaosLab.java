@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,6 +32,8 @@ final class ChaosLab implements AutoCloseable {
 
     /** SNMP timeout of the reads that check the switches: generous, as the machine may be busy. */
     private static final int READ_TIMEOUT_MS = 3000;
+    /** How long {@code waldoconf init} may take on a busy machine (a JVM start and two key pairs). */
+    private static final Duration INIT_PATIENCE = Duration.ofSeconds(120);
 
     private final Path dir;
     private final List<String> names = new ArrayList<>();
@@ -61,6 +64,7 @@ final class ChaosLab implements AutoCloseable {
             // Held for the lab's life: a killed service comes back on its port, and nobody else may take it meanwhile.
             lab.servicePorts = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), size);
             Files.writeString(lab.inventory(), LabRunner.inventoryYaml(inventory, lab.servicePorts.ports(), false));
+            lab.initOperator();
             for (int i = 0; i < size; i++) {
                 lab.services.add(null);
                 lab.startService(i);
@@ -103,6 +107,21 @@ final class ChaosLab implements AutoCloseable {
         agent.awaitLine("lab switch " + name + " listening");
         addresses.set(index, ListeningAddresses.find(agent.output()));
         switchAgents.set(index, agent);
+    }
+
+    /**
+     * Creates the lab's project CA and the operator's certificate ({@code waldoconf init} in the
+     * lab's folder, where every command runs): under mutual TLS, the default, an operator without
+     * one is refused before it reaches any service, and every round would end "old" without a
+     * change ever being tried.
+     */
+    private void initOperator() throws IOException, InterruptedException {
+        JavaProcess init = start("init", Main.class, "init");
+        int exit = init.awaitExit(INIT_PATIENCE);
+        if (exit != 0) {
+            throw new IOException("'waldoconf init' in " + dir + " exited with " + exit + "; its output: "
+                    + init.output());
+        }
     }
 
     /** Starts switch {@code index}'s {@code waldoconf serve} (again after a crash: same port, same state folder). */

@@ -4,7 +4,6 @@ import dev.waldo.compiler.check.Symbol;
 import dev.waldo.compiler.check.Type;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
-import dev.waldo.net.WrongPeerException;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.WaldoObject;
@@ -76,7 +75,9 @@ public final class CustomCall implements AutoCloseable {
         try {
             WList<EndpointRef> desks = new WList<>();
             for (Map.Entry<String, InetSocketAddress> service : addresses.entrySet()) {
-                desks.add(connectDesk(program, net, service.getKey(), service.getValue()));
+                desks.add(OperatorSession.connectDesk(net, service.getKey(), service.getValue(),
+                        program.factory(CustomProgram.OPERATOR),
+                        "waldoconf serve --service " + program.argument() + " --switch " + service.getKey()));
             }
             WaldoObject directory = program.create(CustomProgram.DIRECTORY, net.host());
             @SuppressWarnings("unchecked")
@@ -87,20 +88,6 @@ public final class CustomCall implements AutoCloseable {
         } catch (RuntimeException e) {
             net.close();
             throw e;
-        }
-    }
-
-    private static EndpointRef connectDesk(CustomProgram program, NetHost net, String name,
-            InetSocketAddress address) {
-        try {
-            return net.connect(address, Identities.serviceIdentity(name), program.factory(CustomProgram.OPERATOR))
-                    .partner();
-        } catch (WrongPeerException e) {
-            throw new NetworkException(OperatorSession.wrongService(name, e));
-        } catch (NetworkException e) {
-            throw new NetworkException("cannot reach the service of " + name + " at " + address.getHostString() + ":"
-                    + address.getPort() + " (" + e.getMessage() + "); is 'waldoconf serve --service "
-                    + program.argument() + " --switch " + name + "' running?");
         }
     }
 

@@ -49,8 +49,8 @@ import org.snmp4j.smi.OID;
  *   <li><b>{@link #recover()}</b>, at start: an entry left {@code preparing} never voted yes, so its
  *       coordinator cannot have committed it: it is undone. A {@code backed-out} entry is undone. A
  *       {@code prepared} entry voted yes and its outcome never arrived: it is in doubt, and is kept,
- *       values and pre-image alike, until {@link #resolve} is told the outcome ({@link CustomServer}
- *       asks the hosts journaled with it, see {@link InDoubtRecovery}).</li>
+ *       values and pre-image alike, until {@link #resolve} is told the outcome ({@link CustomService}
+ *       asks the hosts journaled with it, see {@link dev.waldoconf.service.InDoubtRecovery}).</li>
  * </ul>
  * <b>Trials</b>: the shipped trial keeper's variables ({@code @snmp(trial: ...)} in desk.wld) change in
  * the same transaction as the device variables. A staging journals, in prepare and before the vote,

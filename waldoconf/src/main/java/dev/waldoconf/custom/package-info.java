@@ -11,8 +11,8 @@
  *       in a durable {@link dev.waldoconf.custom.ScalarJournal}, settled when the service starts, and
  *       the pending trial (desk.wld's {@code WaldoConfTrial}) in the same
  *       {@link dev.waldoconf.service.TrialJournal} the VLAN service uses.</li>
- *   <li>{@link dev.waldoconf.custom.CustomServer} is what {@code serve} runs for one switch;
- *       it reverts a trial at its deadline with the shared {@link dev.waldoconf.service.TrialTimer}.
+ *   <li>{@link dev.waldoconf.custom.CustomService} mounts the program on the one server,
+ *       {@link dev.waldoconf.service.SwitchServer}, that {@code serve} runs for every switch; it reverts a trial at its deadline with the shared {@link dev.waldoconf.service.TrialTimer}.
  *       {@link dev.waldoconf.custom.CustomCall} is what {@code call} runs on the operator's host,
  *       including {@code --trial}, {@code --confirm}, {@code --rollback} and {@code --trials}.</li>
  * </ul>

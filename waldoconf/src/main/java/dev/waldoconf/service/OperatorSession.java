@@ -3,7 +3,9 @@ package dev.waldoconf.service;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.net.WrongPeerException;
+import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.EndpointRef;
+import dev.waldo.runtime.WaldoEndpoint;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.services.ChangeCoordinator;
@@ -64,7 +66,8 @@ public final class OperatorSession implements AutoCloseable {
             Map<String, String> unreachable = new LinkedHashMap<>();
             for (Map.Entry<String, InetSocketAddress> service : services.entrySet()) {
                 try {
-                    desks.add(connectDesk(net, service.getKey(), service.getValue()));
+                    desks.add(connectDesk(net, service.getKey(), service.getValue(), OperatorDesk::create,
+                            "waldoconf serve --switch " + service.getKey()));
                     names.add(service.getKey());
                 } catch (NetworkException e) {
                     unreachable.put(service.getKey(), e.getMessage());
@@ -87,15 +90,25 @@ public final class OperatorSession implements AutoCloseable {
         return unreachable;
     }
 
-    private static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address) {
+    /**
+     * Connects {@code net} to switch {@code name}'s service at {@code address} with the operator's
+     * {@code desk}, whatever service runs there (the VLAN service, or a custom one for {@code
+     * waldoconf call}), and returns the service's side. The service must be that switch's ({@link
+     * Identities#serviceIdentity}); another one answering is refused before anything is sent.
+     *
+     * @param serve the command that runs the service, for the message when it cannot be reached
+     * @throws NetworkException naming the switch, the address and what to check
+     */
+    public static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address,
+            EndpointFactory<? extends WaldoEndpoint> desk, String serve) {
         try {
-            return net.connect(address, Identities.serviceIdentity(name), OperatorDesk::create).partner();
+            return net.connect(address, Identities.serviceIdentity(name), desk).partner();
         } catch (WrongPeerException e) {
             throw new NetworkException(wrongService(name, e));
         } catch (NetworkException e) {
             throw new NetworkException("cannot reach the service of switch " + name + " at "
-                    + address.getHostString() + ":" + address.getPort() + " (" + e.getMessage()
-                    + "); is 'waldoconf serve' running for it?");
+                    + address.getHostString() + ":" + address.getPort() + " (" + e.getMessage() + "); is '"
+                    + serve + "' running?");
         }
     }
 

@@ -24,11 +24,15 @@ import org.slf4j.LoggerFactory;
  *   <li><b>load</b>: when a transaction first touches {@code vlans}, read the
  *       switch (both tables at once; {@code pvids}, always touched after
  *       {@code vlans} in the same transaction, starts from that same read).</li>
- *   <li><b>prepare</b>: journal the new record durably, then push the new VLAN
- *       state to the switch (the device sends it phase by phase and reads it
+ *   <li><b>prepare</b>: journal, durably, the record the service holds if the
+ *       transaction commits, with the transaction's peers and the switch's undo
+ *       data (the state it read, which the push replaces), then push the new
+ *       VLAN state to the switch (the device sends it phase by phase and reads it
  *       back). If the switch no longer holds what the transaction read, the
  *       push is undone and the vote is no; a refusal, timeout or wrong
- *       read-back votes no too.</li>
+ *       read-back votes no too. The vote itself is the runtime's to keep (its
+ *       storage logs it before it leaves): a restarted service asks it and the
+ *       peers for the outcome ({@link InDoubtRecovery}).</li>
  *   <li><b>commit</b>: the prepared journal record becomes the committed one;
  *       the trial deadline (if any) is handed to the expiry timer.</li>
  *   <li><b>abort</b>: push the state the switch held before prepare, and
@@ -75,6 +79,23 @@ public final class SwitchBinding implements Binding {
         return Map.copyOf(preparedRecords);
     }
 
+    /**
+     * The transaction a previous run of the service left in doubt, while its outcome is being
+     * learned; null otherwise. No transaction reads the switch meanwhile: it may hold a change
+     * that is about to be undone.
+     */
+    private volatile String awaitingOutcome;
+
+    /** Refuses every read of the switch until {@link #outcomeApplied()}: {@code transaction} is in doubt. */
+    public void awaitOutcomeOf(String transaction) {
+        awaitingOutcome = transaction;
+    }
+
+    /** The in-doubt transaction's outcome is applied: transactions may read the switch again. */
+    public void outcomeApplied() {
+        awaitingOutcome = null;
+    }
+
     /** True while an undo failed and the switch may hold a change that did not commit. */
     private volatile boolean undoOwed;
 
@@ -113,6 +134,12 @@ public final class SwitchBinding implements Binding {
     @Override
     public Object load(WaldoObject owner, String variable, Annotation annotation) throws DeviceException {
         Object table = annotation.arguments().get("qbridge");
+        String inDoubt = awaitingOutcome;
+        if (inDoubt != null) {
+            throw new DeviceException(device.name() + ": the service restarted while transaction " + inDoubt
+                    + " was being decided and is still asking its peers for the outcome, so the switch cannot be"
+                    + " read yet; try again in a few seconds", true);
+        }
         if ("vlans".equals(table)) {
             SwitchState read = settledRead();
             lastRead = read;
@@ -126,12 +153,13 @@ public final class SwitchBinding implements Binding {
         WaldoObject service = transaction.changes().get(0).owner();
         SwitchState read = lastRead;
         TrialRecord<SwitchState> record = record(transaction, service, read);
-        journal.prepare(record);
+        boolean pushes = transaction.changed(service, VlanSwitch.VLANS) || transaction.changed(service, VlanSwitch.PVIDS);
+        journal.prepare(record, transaction.peers(), pushes ? read : null);
         preparedRecords.put(transaction.id(), record);
         if (record.hasTrial()) {
             onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
         }
-        if (!transaction.changed(service, VlanSwitch.VLANS) && !transaction.changed(service, VlanSwitch.PVIDS)) {
+        if (!pushes) {
             return Vote.yes();
         }
         try {

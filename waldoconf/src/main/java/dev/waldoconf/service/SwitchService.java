@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +20,12 @@ import org.slf4j.LoggerFactory;
  * One WaldoConf service for one switch: the VlanSwitch Waldo service on a
  * host, bound to the switch through {@link SwitchBinding}, with a durable
  * journal in its state directory and a {@link TrialTimer} that reverts a pending trial at
- * its deadline — after a restart too, and without any peer.
+ * its deadline — after a restart too, and without any peer. A transaction a
+ * previous run left in doubt is ended as its peers say ({@link InDoubtRecovery}).
  */
 public final class SwitchService implements AutoCloseable {
+    /** The annotation of the variables the service's binding mirrors onto the switch. */
+    public static final String ANNOTATION = "snmp";
     private static final Logger LOG = LoggerFactory.getLogger(SwitchService.class);
     private final String name;
     private final VlanDevice device;
@@ -29,6 +33,10 @@ public final class SwitchService implements AutoCloseable {
     private final TrialTimer timer;
     private final SwitchBinding binding;
     private final VlanSwitch service;
+    /** The previous run's in-doubt transaction until its outcome is applied, else null. */
+    private volatile TrialJournal.PreparedChange<SwitchState> inDoubt;
+    /** The record the in-doubt transaction's outcome left, journaled but not yet restored. Guarded by this. */
+    private TrialRecord<SwitchState> resumed;
 
     private SwitchService(String name, Host host, VlanDevice device, TrialJournal<SwitchState> journal, Clock clock) {
         this.name = name;
@@ -36,24 +44,45 @@ public final class SwitchService implements AutoCloseable {
         this.journal = journal;
         this.timer = new TrialTimer(name, host, clock, new VlanTrials());
         this.binding = new SwitchBinding(device, journal, timer::checkAtDeadline);
-        host.bind("snmp", binding);
+        host.bind(ANNOTATION, binding);
         this.service = VlanSwitch.create(host, name);
         timer.everyRecheck(this::reconcileIfOwed);
     }
 
     /**
-     * Starts the service for switch {@code name} on {@code host}: recovers a
-     * pending trial from the journal in {@code stateDir}, or adopts the
-     * switch's current state, and schedules the trial's expiry.
+     * Starts the service for switch {@code name} on {@code host}, as {@link #mount} does, and
+     * recovers a transaction its previous run left in doubt through a host that reaches every other
+     * host without dialing (an in-memory network). {@link SwitchServer} mounts it on a networked
+     * host instead and recovers through the inventory's other services.
+     */
+    public static SwitchService start(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
+            throws IOException, DeviceException {
+        SwitchService started = mount(name, host, device, stateDir, clock);
+        InDoubtRecovery.start(name, host, started.recovery(), InDoubtRecovery.NO_DIALING, List.of());
+        return started;
+    }
+
+    /**
+     * Puts the service for switch {@code name} on {@code host}: recovers a pending trial from the
+     * journal in {@code stateDir}, or adopts the switch's current state, and schedules the trial's
+     * expiry. A transaction the previous run voted yes on and never learned the outcome of is in
+     * doubt: until {@link #recovery()} is told its outcome, the service is not restored and no
+     * transaction reads the switch; then it keeps the change if it committed, or puts the switch's
+     * undo data back.
      *
      * @throws IOException if the journal cannot be read or written
      * @throws DeviceException if the switch cannot be read when there is nothing to recover
      */
-    public static SwitchService start(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
+    public static SwitchService mount(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
             throws IOException, DeviceException {
         SwitchService started = new SwitchService(name, host, device, new TrialJournal<>(stateDir, VlanStateFormat.INSTANCE), clock);
         started.recover();
         return started;
+    }
+
+    /** The transaction the previous run left in doubt (if any), for {@link InDoubtRecovery} to ask about and end. */
+    public InDoubtRecovery.Participant recovery() {
+        return new Recovery();
     }
 
     /** The switch's name. */
@@ -71,22 +100,50 @@ public final class SwitchService implements AutoCloseable {
         return device;
     }
 
+    /** Takes up what the journal holds; a transaction in doubt waits for {@link #recovery()}. */
     private void recover() throws IOException, DeviceException {
-        TrialRecord<SwitchState> record = recoveredRecord();
+        TrialJournal.PreparedChange<SwitchState> prepared = journal.preparedChange();
+        if (prepared != null) {
+            awaitOutcome(prepared);
+            return;
+        }
+        TrialRecord<SwitchState> record = journal.committed();
         if (record == null) {
             SwitchState found = device.read();
             // The adopted state is the committed record: a staging that dies half-pushed before any
             // change committed here is undone back to it at the next start. (Restoring it changes no
             // bound variable, since each transaction starts from the switch's own state, so the
             // binding would not journal it.)
-            journal.replaceCommitted(new TrialRecord<>("adopted", found, "", 0, java.util.List.of(),
-                    SwitchState.empty()));
-            service.restore(WaldoState.vlans(found), WaldoState.pvids(found), "", 0, new WList<>(),
-                    WaldoState.vlans(SwitchState.empty()), WaldoState.pvids(SwitchState.empty()));
+            journal.replaceCommitted(new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
+            restore(new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
             return;
         }
-        // The binding sees the trial in this transaction and schedules its deadline check.
+        restore(record);
+    }
+
+    /**
+     * The previous run stopped inside two-phase commit, after journaling {@code prepared}: it may
+     * have voted yes, and only the transaction's peers know the outcome. Until {@link Recovery}
+     * learns it, the service is not restored and nothing reads the switch; the trial deadlines
+     * involved are checked meanwhile, so a coordinator gone with every peer still ends it.
+     */
+    private void awaitOutcome(TrialJournal.PreparedChange<SwitchState> prepared) throws IOException {
+        inDoubt = prepared;
+        binding.awaitOutcomeOf(prepared.record().transaction());
+        LOG.warn("{}: transaction {} was being decided when the service stopped; asking its peers {} for the outcome"
+                + " before the switch is used again", name, prepared.record().transaction(), prepared.peers());
+        if (prepared.record().hasTrial()) {
+            timer.checkAtDeadline(prepared.record());
+        }
+        TrialRecord<SwitchState> committed = journal.committed();
+        if (committed != null && committed.hasTrial()) {
+            timer.checkAtDeadline(committed);
+        }
+    }
+
+    /** Makes {@code record} the service's state, in one transaction (the binding pushes it if the switch differs). */
+    private void restore(TrialRecord<SwitchState> record) {
         service.restore(WaldoState.vlans(record.intended()), WaldoState.pvids(record.intended()), record.trial(),
                 record.deadlineEpochSeconds(), new WList<>(record.switches()),
                 WaldoState.vlans(record.before()), WaldoState.pvids(record.before()));
@@ -96,23 +153,60 @@ public final class SwitchService implements AutoCloseable {
         }
     }
 
+    /** The in-doubt transaction of the previous run, as {@link InDoubtRecovery} asks about it and ends it. */
+    private final class Recovery implements InDoubtRecovery.Participant {
+        @Override
+        public List<InDoubtRecovery.InDoubt> inDoubt() {
+            TrialJournal.PreparedChange<SwitchState> prepared = inDoubt;
+            return prepared == null ? List.of() : List.of(new InDoubtRecovery.InDoubt(
+                    prepared.record().transaction(), prepared.record().transaction(), prepared.peers()));
+        }
+
+        @Override
+        public void resolve(InDoubtRecovery.InDoubt transaction, boolean committed) throws IOException {
+            resolveInDoubt(committed);
+        }
+    }
+
     /**
-     * The record to resume from. A prepared record without an outcome means the
-     * service stopped inside two-phase commit; it is resolved by the same rule
-     * as {@link TrialTimer}: a staging is taken as backed out (the committed record
-     * stands, and restoring it puts back whatever part of the change reached the
-     * switch), a confirm or revert as committed.
+     * Ends the in-doubt transaction: journals the record it leaves (the prepared one if it
+     * committed; else the committed one, with the switch's undo data as its intended state), then
+     * restores the service from it, which puts the switch back if it backed out. Safe to call
+     * again after a failed restore: the journal then already holds the outcome.
+     *
+     * @throws IllegalStateException if the service could not be restored now (tried again)
      */
-    private TrialRecord<SwitchState> recoveredRecord() throws IOException {
-        TrialRecord<SwitchState> prepared = journal.prepared();
-        if (prepared != null && !prepared.hasTrial()) {
-            journal.replaceCommitted(prepared);
-            return prepared;
+    private synchronized void resolveInDoubt(boolean committed) throws IOException {
+        TrialJournal.PreparedChange<SwitchState> prepared = inDoubt;
+        if (prepared != null && resumed == null) {
+            resumed = committed ? prepared.record() : backedOut(prepared, journal.committed());
+            journal.replaceCommitted(resumed);
         }
-        if (prepared != null) {
-            journal.abort();
+        if (resumed == null) {
+            return;
         }
-        return journal.committed();
+        binding.outcomeApplied();
+        try {
+            restore(resumed);
+        } catch (RuntimeException e) {
+            binding.awaitOutcomeOf(resumed.transaction());
+            throw new IllegalStateException(name + ": could not restore the service after in-doubt transaction "
+                    + prepared.record().transaction() + ": " + e.getMessage(), e);
+        }
+        inDoubt = null;
+        resumed = null;
+    }
+
+    /** The record a backed-out transaction leaves: the committed one, holding what the switch held before the push. */
+    private static TrialRecord<SwitchState> backedOut(TrialJournal.PreparedChange<SwitchState> prepared,
+            TrialRecord<SwitchState> committed) {
+        if (committed == null) {
+            SwitchState undo = prepared.undo() != null ? prepared.undo() : prepared.record().before();
+            return new TrialRecord<>("adopted", undo, "", 0, List.of(), SwitchState.empty());
+        }
+        SwitchState intended = prepared.undo() != null ? prepared.undo() : committed.intended();
+        return new TrialRecord<>(committed.transaction(), intended, committed.trial(),
+                committed.deadlineEpochSeconds(), committed.switches(), committed.before());
     }
 
     /** The timer's view of this service: its pending trial, its undecided transactions, its revert. */
@@ -126,6 +220,10 @@ public final class SwitchService implements AutoCloseable {
         public Map<String, Boolean> undecided() {
             Map<String, Boolean> undecided = new HashMap<>();
             binding.prepared().forEach((transaction, record) -> undecided.put(transaction, !record.hasTrial()));
+            TrialJournal.PreparedChange<SwitchState> recovering = inDoubt;
+            if (recovering != null) {
+                undecided.put(recovering.record().transaction(), !recovering.record().hasTrial());
+            }
             return undecided;
         }
 

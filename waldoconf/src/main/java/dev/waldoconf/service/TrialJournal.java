@@ -26,6 +26,7 @@ public final class TrialJournal<S> {
     private static final String MAGIC = "waldoconf-journal 1";
     private static final String INTENDED = "intended.";
     private static final String BEFORE = "before.";
+    private static final String UNDO = "undo.";
     private final Path committed;
     private final Path prepared;
     private final StateFormat<S> format;
@@ -47,6 +48,25 @@ public final class TrialJournal<S> {
         S parse(List<String> lines);
     }
 
+    /**
+     * A transaction that prepared on a service and whose outcome the service has not applied yet:
+     * what the service holds if it commits, whom to ask for that outcome after a restart, and
+     * the device's own undo data.
+     *
+     * @param record the service's record once the transaction commits
+     * @param peers the transaction's other participants and coordinator, as {@link
+     *     dev.waldo.runtime.BoundTransaction#peers()} names them (the runtime's storage keeps
+     *     the vote; these name whom {@link dev.waldo.runtime.Host#recoverInDoubt} asks)
+     * @param undo what the device held before the transaction pushed to it, or null if the
+     *     service keeps no undo data here
+     * @param <S> the state
+     */
+    public record PreparedChange<S>(TrialRecord<S> record, List<String> peers, S undo) {
+        public PreparedChange {
+            peers = List.copyOf(peers);
+        }
+    }
+
     /** A journal in {@code directory}, which is created if needed, writing states with {@code format}. */
     public TrialJournal(Path directory, StateFormat<S> format) throws IOException {
         Files.createDirectories(directory);
@@ -65,9 +85,54 @@ public final class TrialJournal<S> {
         return read(prepared);
     }
 
+    /**
+     * The prepared transaction with its peers and undo data, or null; see {@link
+     * #prepare(TrialRecord, List, Object)}.
+     */
+    public PreparedChange<S> preparedChange() throws IOException {
+        if (!Files.exists(prepared)) {
+            return null;
+        }
+        List<String> lines = readLines(prepared);
+        List<String> peers = new ArrayList<>();
+        List<String> undo = new ArrayList<>();
+        boolean hasUndo = false;
+        for (String line : lines) {
+            if (line.startsWith("peer ")) {
+                peers.add(line.substring("peer ".length()));
+            } else if (line.startsWith(UNDO)) {
+                undo.add(line.substring(UNDO.length()));
+                hasUndo = true;
+            } else if (line.equals("undo")) {
+                hasUndo = true;  // undo data that holds no entry (an empty device)
+            }
+        }
+        try {
+            return new PreparedChange<>(parse(prepared, lines), peers, hasUndo ? format.parse(undo) : null);
+        } catch (RuntimeException e) {
+            throw new IOException(prepared + ": unreadable undo data: " + e.getMessage(), e);
+        }
+    }
+
     /** Records a prepared transaction, durably, before the service votes yes. */
     public void prepare(TrialRecord<S> record) throws IOException {
         write(prepared, record);
+    }
+
+    /**
+     * Records a transaction before the device is touched and before the vote leaves, durably:
+     * its record, whom to ask for its outcome after a restart, and what the device held before
+     * ({@code undo}, or null if the transaction does not change the device), so a restarted
+     * service can finish it either way.
+     */
+    public void prepare(TrialRecord<S> record, List<String> peers, S undo) throws IOException {
+        StringBuilder text = new StringBuilder(format(record));
+        peers.forEach(peer -> text.append("peer ").append(peer).append('\n'));
+        if (undo != null) {
+            text.append("undo\n");
+            format.lines(undo).forEach(line -> text.append(UNDO).append(line).append('\n'));
+        }
+        DurableFile.replace(prepared, text.toString());
     }
 
     /** The prepared transaction committed: its record becomes the committed one. */
@@ -107,12 +172,16 @@ public final class TrialJournal<S> {
         if (!Files.exists(file)) {
             return null;
         }
+        return parse(file, readLines(file));
+    }
+
+    private static List<String> readLines(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) {
             throw new IOException(file + " is not a WaldoConf journal (first line should be '" + MAGIC
                     + "'); move it away to let the service adopt its device's current state");
         }
-        return parse(file, lines);
+        return lines;
     }
 
     private TrialRecord<S> parse(Path file, List<String> lines) throws IOException {
@@ -132,7 +201,7 @@ public final class TrialJournal<S> {
                     case "trial" -> trial = value.equals("-") ? "" : value;
                     case "deadline" -> deadline = Long.parseLong(value);
                     case "switches" -> switches = value.isEmpty() ? List.of() : Arrays.asList(value.split(","));
-                    case "" -> { }
+                    case "", "peer", "undo" -> { }  // a prepared change's peers and undo data: see preparedChange()
                     default -> stateLine(line, intended, before);
                 }
             } catch (RuntimeException e) {
@@ -148,6 +217,9 @@ public final class TrialJournal<S> {
     }
 
     private static void stateLine(String line, List<String> intended, List<String> before) {
+        if (line.startsWith(UNDO)) {
+            return;  // read by preparedChange()
+        }
         if (line.startsWith(INTENDED)) {
             intended.add(line.substring(INTENDED.length()));
         } else if (line.startsWith(BEFORE)) {

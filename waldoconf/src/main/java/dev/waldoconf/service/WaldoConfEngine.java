@@ -280,13 +280,15 @@ public final class WaldoConfEngine implements ChangeEngine {
                         + spec.switchName() + "'"));
         if (spec.customService().isPresent()) {
             // An operator's own .wld device service (see dev.waldoconf.custom and waldoconf/README.md).
-            return dev.waldoconf.custom.CustomServer.start(spec.customService().get(), spec.inventory(), entry,
+            return dev.waldoconf.custom.CustomService.serve(spec.customService().get(), spec.inventory(), entry,
                     serviceNet(entry.name(), spec.stateDir()), System.getenv());
         }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
             return SwitchServer.start(entry.name(), device, entry.service().resolve(),
-                    spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock);
+                    spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock,
+                    spec.inventory().switches().stream().filter(other -> !other.name().equals(entry.name()))
+                            .map(other -> other.service().resolve()).toList());
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {

@@ -116,7 +116,7 @@ class SystemGroupLabTest {
     }
 
     private Path journalOf(SwitchEntry entry) {
-        return CustomServer.journalFile(SwitchServer.defaultNet(entry.name(), stateDir(entry)));
+        return CustomService.journalFile(SwitchServer.defaultNet(entry.name(), stateDir(entry)));
     }
 
     private NetConfig operatorNet() {

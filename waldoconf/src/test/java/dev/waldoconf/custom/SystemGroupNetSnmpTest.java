@@ -163,9 +163,9 @@ class SystemGroupNetSnmpTest {
         Path missing = Files.writeString(dir.resolve("missing.wld"),
                 "Service S {\n    @snmp(oid: '1.3.6.1.4.1.32473.99.0') Text nothing;\n}\n");
 
-        EngineException type = catchThrowableOfType(EngineException.class, () -> CustomServer.start(wrongType,
+        EngineException type = catchThrowableOfType(EngineException.class, () -> CustomService.serve(wrongType,
                 inventory, entry, operatorNet(), Map.of()));
-        EngineException absent = catchThrowableOfType(EngineException.class, () -> CustomServer.start(missing,
+        EngineException absent = catchThrowableOfType(EngineException.class, () -> CustomService.serve(missing,
                 inventory, entry, operatorNet(), Map.of()));
 
         assertThat(type.kind()).isEqualTo(EngineException.Kind.UNAVAILABLE);
@@ -179,7 +179,7 @@ class SystemGroupNetSnmpTest {
         for (SwitchEntry entry : inventory.switches()) {
             SnmpScalars agent = SnmpScalars.open(entry.name(),
                     AgentTargets.of(entry, inventory.credentialsOf(entry), Map.of()));
-            services.add(CustomServer.start(entry.name(), program, agent, new InetSocketAddress(entry.service().host(),
+            services.add(CustomService.serve(entry.name(), program, agent, new InetSocketAddress(entry.service().host(),
                     entry.service().port()), NetConfig.defaults("switch-" + entry.name(),
                     dir.resolve("served-net").resolve(entry.name()))));
         }

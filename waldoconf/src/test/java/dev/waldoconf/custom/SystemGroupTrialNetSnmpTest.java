@@ -9,6 +9,7 @@ import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldoconf.config.AgentTargets;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.service.SwitchServer;
 import dev.waldoconf.service.TrialTimer;
 import dev.waldoconf.snmp.SnmpScalars;
 import java.net.InetSocketAddress;
@@ -48,7 +49,7 @@ class SystemGroupTrialNetSnmpTest {
     private static final List<NetSnmpAgents.Agent> agents = new ArrayList<>();
     private static CustomProgram program;
     private static Inventory inventory;
-    private final List<CustomServer> services = new ArrayList<>();
+    private final List<SwitchServer> services = new ArrayList<>();
     /** Numbers each test, so tests share no state directory and no pinned certificates. */
     private static final AtomicInteger RUNS = new AtomicInteger();
     private final int run = RUNS.incrementAndGet();
@@ -79,7 +80,7 @@ class SystemGroupTrialNetSnmpTest {
 
     @AfterEach
     void stopServices() {
-        services.forEach(CustomServer::close);
+        services.forEach(SwitchServer::close);
         services.clear();
     }
 
@@ -190,7 +191,7 @@ class SystemGroupTrialNetSnmpTest {
         for (SwitchEntry entry : inventory.switches()) {
             SnmpScalars agent = SnmpScalars.open(entry.name(),
                     AgentTargets.of(entry, inventory.credentialsOf(entry), Map.of()));
-            services.add(CustomServer.start(entry.name(), program, agent, new InetSocketAddress(
+            services.add(CustomService.serve(entry.name(), program, agent, new InetSocketAddress(
                     entry.service().host(), entry.service().port()), NetConfig.defaults("switch-" + entry.name(),
                     dir.resolve("served-" + run).resolve(entry.name()))));
         }

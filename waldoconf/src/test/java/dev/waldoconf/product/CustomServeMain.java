@@ -1,10 +1,10 @@
 package dev.waldoconf.product;
 
 import dev.waldoconf.config.InventoryLoader;
-import dev.waldoconf.custom.CustomServer;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.service.SwitchServer;
 import dev.waldoconf.service.WaldoConfEngine;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,7 +27,7 @@ public final class CustomServeMain {
         }, Path.of(args[2], "operator"), Clock.systemUTC());
         RunningService service = engine.startService(new ServiceSpec(InventoryLoader.load(Path.of(args[0])), name,
                 Path.of(args[2]), Optional.of(Path.of(args[3]))));
-        System.out.println("serving " + name + " at " + ((CustomServer) service).address().getPort());
+        System.out.println("serving " + name + " at " + ((SwitchServer) service).address().getPort());
         System.out.flush();
         service.awaitTermination();
     }

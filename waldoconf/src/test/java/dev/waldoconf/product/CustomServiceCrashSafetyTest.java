@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waldo.net.NetConfig;
 import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
-import dev.waldoconf.custom.CustomServer;
+import dev.waldoconf.custom.CustomService;
 import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
@@ -127,7 +127,7 @@ class CustomServiceCrashSafetyTest {
     }
 
     private Path journal() {
-        return CustomServer.journalFile(SwitchServer.defaultNet(NAME, stateDir()));
+        return CustomService.journalFile(SwitchServer.defaultNet(NAME, stateDir()));
     }
 
     private Path writeInventory() throws Exception {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waldo.net.NetConfig;
 import dev.waldoconf.custom.CustomCall;
 import dev.waldoconf.custom.CustomProgram;
-import dev.waldoconf.custom.CustomServer;
+import dev.waldoconf.custom.CustomService;
 import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
@@ -193,7 +193,7 @@ class CustomServiceInDoubtRecoveryTest {
     }
 
     private Path journal(String name) {
-        return CustomServer.journalFile(SwitchServer.defaultNet(name, stateDir(name)));
+        return CustomService.journalFile(SwitchServer.defaultNet(name, stateDir(name)));
     }
 
     /** Awaits the restarted service's recovery; a failure shows what it logged. */

@@ -94,7 +94,7 @@ final class Fleet implements AutoCloseable {
     /** A new operator (as a new {@code waldoconf} process would be) connected to every service. */
     OperatorSession operator() {
         Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        servers.forEach(server -> addresses.put(server.service().name(), server.address()));
+        servers.forEach(server -> addresses.put(server.switchName(), server.address()));
         OperatorSession session = OperatorSession.connect(addresses,
                 NetConfig.defaults("operator", stateDir.resolve("operator")), Clock.systemUTC());
         operators.add(session);

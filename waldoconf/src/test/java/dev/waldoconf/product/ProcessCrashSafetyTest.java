@@ -102,8 +102,14 @@ class ProcessCrashSafetyTest {
 
     private int startService(int index) throws Exception {
         Fleet.Switch sw = switches.get(index);
-        JavaProcess process = start("service-" + sw.name(), ServeMain.class, sw.name(),
-                Integer.toString(sw.snmp().getPort()), serviceDir(index).toString());
+        List<String> args = new ArrayList<>(List.of(sw.name(), Integer.toString(sw.snmp().getPort()),
+                serviceDir(index).toString()));
+        for (int other = 0; other < servicePorts.size(); other++) {
+            if (other != index) {
+                args.add(Integer.toString(servicePorts.get(other)));  // whom a restarted service asks
+            }
+        }
+        JavaProcess process = start("service-" + sw.name(), ServeMain.class, args.toArray(String[]::new));
         serviceProcesses.set(index, process);
         return Integer.parseInt(process.awaitLine("serving \\S+ at (\\d+)").group(1));
     }
@@ -267,6 +273,38 @@ class ProcessCrashSafetyTest {
      */
     @Test
     void operatorKilledAfterTheCommitDecisionLeavesEverySwitchNew() throws Exception {
+        cutOffTheLastServiceOnceTheCommitIsDecided(JavaProcess::kill);
+
+        awaitAtomicOutcome(Expected.ALL_NEW);
+    }
+
+    /**
+     * The commit is decided (it reached the first switch's service) while the operator's messages
+     * to the last switch's service are held back; that service voted yes, and is killed before it
+     * hears the decision. Restarted, it must ask its peers and keep the change: every switch new.
+     * (It once backed its staging out at restart without asking anyone, leaving its switch old
+     * while the others kept the change: the chaos run's mixed rounds.)
+     */
+    @Test
+    void serviceKilledAfterItsYesVoteWhileTheCommitWasDecidedLeavesEverySwitchNew() throws Exception {
+        int last = SWITCHES - 1;
+        cutOffTheLastServiceOnceTheCommitIsDecided(operator -> serviceProcesses.get(last).kill());
+        servicePorts.set(last, startService(last));
+
+        awaitAtomicOutcome(Expected.ALL_NEW);
+    }
+
+    /** What a test kills once the last service is cut off from the operator. */
+    private interface Kill {
+        void at(JavaProcess operator) throws Exception;
+    }
+
+    /**
+     * Applies with the operator's messages to the last switch's service held back (a proxy delays
+     * them {@value #PROXY_DELAY_MS} ms) until the commit decision reached the first switch's
+     * service; then cuts that link, so the held-back commit never arrives, and runs {@code kill}.
+     */
+    private void cutOffTheLastServiceOnceTheCommitIsDecided(Kill kill) throws Exception {
         int last = SWITCHES - 1;
         try (DelayingProxy proxy = DelayingProxy.start(new InetSocketAddress("127.0.0.1", servicePorts.get(last)))) {
             List<String> addresses = new ArrayList<>(servicePorts.stream().map(Object::toString).toList());
@@ -277,12 +315,10 @@ class ProcessCrashSafetyTest {
             awaitCommittedAt(0, operator);
 
             proxy.cut();  // first, as it takes no time: the held-back commit can no longer get through
-            operator.kill();
+            kill.at(operator);
             assertThat(committedAStaging(last)).as("the last service had not heard the decision when its link"
                     + " was cut (else this test would not test what it says)").isFalse();
         }
-
-        awaitAtomicOutcome(Expected.ALL_NEW);
     }
 
     /**

@@ -5,10 +5,14 @@ import dev.waldoconf.snmp.SnmpVlanDevice;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * What {@code waldoconf serve} runs, as a process for the crash tests: one switch's service with
- * the real SNMP driver. Arguments: name, SNMP port on 127.0.0.1, state directory. Prints
+ * the real SNMP driver. Arguments: name, SNMP port on 127.0.0.1, state directory, then the ports
+ * on 127.0.0.1 of the other switches' services (whom a restarted service asks about a change it
+ * left in doubt; optional). Prints
  * {@code serving NAME at PORT} once it listens, then runs until killed.
  */
 public final class ServeMain {
@@ -20,8 +24,10 @@ public final class ServeMain {
         InetSocketAddress snmp = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1]));
         Path stateDir = Path.of(args[2]);
         SnmpVlanDevice device = SnmpVlanDevice.open(name, Fleet.writeTarget(snmp));
+        List<InetSocketAddress> otherServices = Arrays.stream(args).skip(3)
+                .map(port -> new InetSocketAddress("127.0.0.1", Integer.parseInt(port))).toList();
         SwitchServer server = SwitchServer.start(name, device, new InetSocketAddress("127.0.0.1", 0), stateDir,
-                SwitchServer.defaultNet(name, stateDir), Clock.systemUTC());
+                SwitchServer.defaultNet(name, stateDir), Clock.systemUTC(), otherServices);
         System.out.println("serving " + name + " at " + server.address().getPort());
         System.out.flush();
         Thread.currentThread().join();

@@ -60,7 +60,7 @@ class NetworkedChangeTest {
 
     private OperatorSession connect() {
         Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        servers.forEach(s -> addresses.put(s.service().name(), s.address()));
+        servers.forEach(s -> addresses.put(s.switchName(), s.address()));
         return OperatorSession.connect(addresses, NetConfig.defaults("operator", state.resolve("operator")),
                 Clock.systemUTC());
     }

@@ -41,6 +41,29 @@ class TrialJournalTest {
     }
 
     @Test
+    void aPreparedChangeKeepsItsPeersAndUndoDataAcrossAReopenAndCommitsAsItsRecord() throws Exception {
+        TrialRecord<SwitchState> record = new TrialRecord<>("op.12", INTENDED, "c3", 1_900_000_000L,
+                List.of("sw-a", "sw-b"), BEFORE);
+        journal().prepare(record, List.of("operator-1", "service-sw-b"), BEFORE);
+
+        TrialJournal.PreparedChange<SwitchState> prepared = journal().preparedChange();
+        assertThat(prepared.record()).isEqualTo(record);
+        assertThat(prepared.peers()).containsExactly("operator-1", "service-sw-b");
+        assertThat(prepared.undo()).isEqualTo(BEFORE);
+        journal().commit();
+        assertThat(journal().committed()).isEqualTo(record);
+        assertThat(journal().preparedChange()).isNull();
+    }
+
+    @Test
+    void aPreparedChangeThatTouchesNoDeviceHasNoUndoData() throws Exception {
+        journal().prepare(new TrialRecord<>("op.13", BEFORE, "", 0, List.of(), SwitchState.empty()), List.of(), null);
+
+        assertThat(journal().preparedChange().undo()).isNull();
+        assertThat(journal().preparedChange().peers()).isEmpty();
+    }
+
+    @Test
     void abortForgetsThePreparedRecordAndKeepsTheCommittedOne() throws Exception {
         TrialRecord<SwitchState> committed = new TrialRecord<>("adopted", BEFORE, "", 0, List.of(),
                 SwitchState.empty());

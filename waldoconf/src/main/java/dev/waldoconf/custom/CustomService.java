@@ -2,7 +2,8 @@ package dev.waldoconf.custom;
 
 import dev.waldo.compiler.check.KindInfo;
 import dev.waldo.net.NetConfig;
-import dev.waldo.net.NetHost;
+import dev.waldo.runtime.EndpointFactory;
+import dev.waldo.runtime.Host;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.Variable;
 import dev.waldo.runtime.WaldoObject;
@@ -11,10 +12,9 @@ import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.EngineException;
-import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.snmp.ScalarValue;
-import dev.waldoconf.service.AuditJournal;
-import dev.waldoconf.service.ChangeGuard;
+import dev.waldoconf.service.SwitchServer;
+import dev.waldoconf.service.InDoubtRecovery;
 import dev.waldoconf.service.TrialRecord;
 import dev.waldoconf.service.TrialTimer;
 import dev.waldoconf.snmp.SnmpScalars;
@@ -25,42 +25,26 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.snmp4j.smi.OID;
 
 /**
- * What {@code waldoconf serve --service my.wld|system-group --switch NAME} runs: a networked Waldo
- * host holding the program's served Service (see {@link CustomProgram#servedService()}), its
- * {@code @snmp} variables bound to the switch's SNMP agent with a {@link ScalarSnmpBinding}
- * (journaling into {@link #journalFile}), listening at the switch's service address. Each operator
- * that connects gets a {@value CustomProgram#DESK} that hands out the served Service. A {@link ChangeGuard}
- * stands in front of the agent: only operators with the change role may change it, and each change is
- * recorded in the {@link AuditJournal} in the host's state directory. Beside the served Service runs
- * the shipped {@value CustomProgram#TRIAL}, which keeps the agent's pending trial; a {@link TrialTimer}
- * reverts it at its deadline, after a restart too (the binding journals it in {@link #trialDir}).
+ * An operator's own .wld device service, as {@code waldoconf serve --service my.wld|system-group
+ * --switch NAME} mounts it on the one {@link SwitchServer}: the program's served Service (see
+ * {@link CustomProgram#servedService()}), its {@code @snmp} variables bound to the switch's SNMP
+ * agent with a {@link ScalarSnmpBinding} (journaling into {@link #journalFile}). Each operator that
+ * connects gets a {@value CustomProgram#DESK} that hands out the served Service. Beside the served
+ * Service runs the shipped {@value CustomProgram#TRIAL}, which keeps the agent's pending trial; a
+ * {@link TrialTimer} reverts it at its deadline, after a restart too (the binding journals it in
+ * {@link #trialDir}). The server's {@link dev.waldoconf.service.ChangeGuard}, transaction log and
+ * {@link InDoubtRecovery} are the VLAN service's.
  */
-public final class CustomServer implements RunningService {
+public final class CustomService {
     /** The journal's file name in the service's state directory. */
     public static final String JOURNAL_FILE = "scalar-undo.journal";
     /** The trial journal's directory in the service's state directory. */
     public static final String TRIAL_DIR = "trial";
 
-    private final String name;
-    private final NetHost net;
-    private final SnmpScalars agent;
-    private final WaldoObject service;
-    private final InetSocketAddress address;
-    private final TrialTimer timer;
-    private final CountDownLatch stopped = new CountDownLatch(1);
-
-    private CustomServer(String name, NetHost net, SnmpScalars agent, WaldoObject service,
-            InetSocketAddress address, TrialTimer timer) {
-        this.name = name;
-        this.timer = timer;
-        this.net = net;
-        this.agent = agent;
-        this.service = service;
-        this.address = address;
+    private CustomService() {
     }
 
     /**
@@ -74,7 +58,7 @@ public final class CustomServer implements RunningService {
      *     UNREACHABLE when the agent cannot be used or an interrupted change cannot be undone on it,
      *     REFUSED when the service's onCreate set a value the agent refused
      */
-    public static CustomServer start(Path file, Inventory inventory, SwitchEntry entry, NetConfig net,
+    public static SwitchServer serve(Path file, Inventory inventory, SwitchEntry entry, NetConfig net,
             Map<String, String> environment) throws EngineException {
         CustomProgram program;
         try {
@@ -92,7 +76,7 @@ public final class CustomServer implements RunningService {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         }
         try {
-            return start(entry.name(), program, agent, entry.service().resolve(), net,
+            return serve(entry.name(), program, agent, entry.service().resolve(), net,
                     inventory.switches().stream().filter(other -> !other.name().equals(entry.name()))
                             .map(other -> other.service().resolve()).toList());
         } catch (CustomProgramException e) {
@@ -113,14 +97,14 @@ public final class CustomServer implements RunningService {
     }
 
     /**
-     * Starts serving switch {@code name} as {@link #start(String, CustomProgram, SnmpScalars,
+     * Starts serving switch {@code name} as {@link #serve(String, CustomProgram, SnmpScalars,
      * InetSocketAddress, NetConfig, Collection)} does, linking to no other service at start: an
      * in-doubt transaction is asked only of the hosts this one already knows, so it usually stays
      * in doubt.
      */
-    public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
+    public static SwitchServer serve(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
             NetConfig net) throws CustomProgramException, DeviceException, IOException {
-        return start(name, program, agent, listen, net, List.of());
+        return serve(name, program, agent, listen, net, List.of());
     }
 
     /**
@@ -140,7 +124,7 @@ public final class CustomServer implements RunningService {
      * @throws IOException if the journal cannot be read (the message names the file) or written
      * @throws TransactionAbortedException if onCreate set a value the agent refused
      */
-    public static CustomServer start(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
+    public static SwitchServer serve(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
             NetConfig net, Collection<InetSocketAddress> otherServices)
             throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
@@ -148,30 +132,64 @@ public final class CustomServer implements RunningService {
         ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent, ScalarJournal.open(journalFile(net)),
                 trialDir(net));
         binding.recover();
-        NetHost host = NetHost.start(net, program.load().structs());
-        TrialTimer timer = null;
+        return SwitchServer.start(name, net, program.load().structs(), listen, Clock.systemUTC(), otherServices,
+                host -> mount(name, program, served, agent, binding, host));
+    }
+
+    /** Binds the agent on {@code host}, creates the served Service and the trial keeper, resumes a pending trial. */
+    private static SwitchServer.Mounted mount(String name, CustomProgram program, KindInfo served, SnmpScalars agent,
+            ScalarSnmpBinding binding, Host host) {
+        host.bind(CustomProgram.ANNOTATION, binding);
+        boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
+        WaldoObject service = takesName ? program.create(served.name(), host, name)
+                : program.create(served.name(), host);
+        WaldoObject trials = program.create(CustomProgram.TRIAL, host);
+        TrialTimer timer = new TrialTimer(name, host, Clock.systemUTC(), new ScalarTrials(program, binding, trials));
         try {
-            host.host().bind(CustomProgram.ANNOTATION, binding);
-            ChangeGuard.install(name, host, CustomProgram.ANNOTATION, new AuditJournal(net.stateDir()),
-                    Clock.systemUTC());
-            boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
-            WaldoObject service = takesName ? program.create(served.name(), host.host(), name)
-                    : program.create(served.name(), host.host());
-            WaldoObject trials = program.create(CustomProgram.TRIAL, host.host());
-            timer = new TrialTimer(name, host.host(), Clock.systemUTC(), new ScalarTrials(program, binding, trials));
             restorePendingTrial(program, binding, trials);
             binding.watchDeadlines(timer::checkAtDeadline);
-            InetSocketAddress bound = host.listen(listen, program.factory(CustomProgram.DESK, service.ref(),
-                    trials.ref()), null);
-            InDoubtRecovery.start(name, binding, host, otherServices);
-            return new CustomServer(name, host, agent, service, bound, timer);
         } catch (RuntimeException e) {
-            if (timer != null) {
-                timer.close();
-            }
-            host.close();
+            timer.close();
             throw e;
         }
+        return new SwitchServer.Mounted() {
+            @Override
+            public String annotation() {
+                return CustomProgram.ANNOTATION;
+            }
+
+            @Override
+            public EndpointFactory<?> desk() {
+                return program.factory(CustomProgram.DESK, service.ref(), trials.ref());
+            }
+
+            @Override
+            public InDoubtRecovery.Participant inDoubt() {
+                return inDoubtOf(binding);
+            }
+
+            @Override
+            public void close() {
+                timer.close();
+                agent.close();
+            }
+        };
+    }
+
+    /** The binding's in-doubt journal entries, as the shared {@link InDoubtRecovery} asks and ends them. */
+    private static InDoubtRecovery.Participant inDoubtOf(ScalarSnmpBinding binding) {
+        return new InDoubtRecovery.Participant() {
+            @Override
+            public List<InDoubtRecovery.InDoubt> inDoubt() {
+                return binding.inDoubt().stream().map(entry -> new InDoubtRecovery.InDoubt(entry.key(),
+                        entry.transactionId(), entry.peers())).toList();
+            }
+
+            @Override
+            public void resolve(InDoubtRecovery.InDoubt transaction, boolean committed) throws Exception {
+                binding.resolve(transaction.key(), committed);
+            }
+        };
     }
 
     /** The trial keeper takes back the trial the journal holds, so confirm and rollback find it. */
@@ -236,38 +254,6 @@ public final class CustomServer implements RunningService {
                         + (text ? "an Integer32 (" : "an OCTET STRING (") + value + "); declare it "
                         + (text ? "Number" : "Text"));
             }
-        }
-    }
-
-    /** Where operators connect. */
-    public InetSocketAddress address() {
-        return address;
-    }
-
-    /** The served Service, for host code in the same JVM. */
-    public WaldoObject service() {
-        return service;
-    }
-
-    @Override
-    public String switchName() {
-        return name;
-    }
-
-    @Override
-    public void awaitTermination() throws InterruptedException {
-        stopped.await();
-    }
-
-    /** Stops listening, leaves the network and closes the SNMP session. */
-    @Override
-    public void close() {
-        try {
-            timer.close();
-            net.close();
-            agent.close();
-        } finally {
-            stopped.countDown();
         }
     }
 }
