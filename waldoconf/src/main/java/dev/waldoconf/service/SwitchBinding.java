@@ -46,8 +46,6 @@ public final class SwitchBinding implements Binding {
     private final VlanDevice device;
     private final TrialJournal<SwitchState> journal;
     private final Consumer<TrialRecord<SwitchState>> onDeadline;
-    /** How long a read waits for a pushed change's commit or abort (see {@link #settledRead}). */
-    private static final java.time.Duration SETTLE_TIMEOUT = java.time.Duration.ofSeconds(60);
 
     /** What the switch held before each transaction that pushed here and has not ended. Guarded by this. */
     private final Map<String, SwitchState> pushedOver = new HashMap<>();
@@ -141,7 +139,7 @@ public final class SwitchBinding implements Binding {
                     + " read yet; try again in a few seconds", true);
         }
         if ("vlans".equals(table)) {
-            SwitchState read = settledRead();
+            SwitchState read = read();
             lastRead = read;
             return WaldoState.vlans(read);
         }
@@ -202,36 +200,18 @@ public final class SwitchBinding implements Binding {
     }
 
     /**
-     * Reads the switch once no change pushed here still waits for its commit or abort. The runtime
-     * releases a backed-out attempt's locks before this binding's abort (on the binding thread) has
-     * pushed the old state back, so a transaction that takes the lock at once would otherwise read
-     * the backed-out change off the switch, resolve against it and push it again (a lost undo that
-     * ConcurrentApplyTest caught: one switch kept a refused apply's VLAN). Bounded, so a binding
-     * thread that never comes back fails the read instead of the transaction hanging.
+     * Reads the switch. No change pushed here can still be on it undecided: the runtime keeps a
+     * transaction's locks until this binding's commit or abort has returned, so a transaction that
+     * loads {@code vlans} runs only after the previous one's undo pushed the old state back.
+     * Synchronized with {@link #reconcile}, which may push at any time.
      */
-    private synchronized SwitchState settledRead() throws DeviceException {
-        long giveUpAt = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
-        while (!pushedOver.isEmpty()) {
-            long leftMs = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(giveUpAt - System.nanoTime());
-            if (leftMs <= 0) {
-                throw new DeviceException(device.name() + ": a change pushed to the switch was neither committed nor"
-                        + " undone within " + SETTLE_TIMEOUT.toSeconds() + " s, so its state cannot be read for"
-                        + " this transaction; try again", true);
-            }
-            try {
-                wait(leftMs);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new DeviceException(device.name() + ": interrupted while waiting to read the switch", true);
-            }
-        }
+    private synchronized SwitchState read() throws DeviceException {
         return device.read();
     }
 
     @Override
     public synchronized void commit(BoundTransaction transaction) throws Exception {
         pushedOver.remove(transaction.id());
-        notifyAll();
         TrialRecord<SwitchState> record = preparedRecords.remove(transaction.id());
         journal.commit();
         if (record != null && record.hasTrial()) {
@@ -257,7 +237,6 @@ public final class SwitchBinding implements Binding {
                     e.getMessage());
         } finally {
             journal.abort();
-            notifyAll();  // the old state is back (or owed): a waiting read may go on
         }
     }
 }
