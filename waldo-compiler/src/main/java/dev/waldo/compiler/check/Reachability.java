@@ -34,10 +34,17 @@ public final class Reachability {
             case Stmt.Break b -> true;
             case Stmt.Block b -> blockBreaks(b);
             case Stmt.If i -> breaks(i.then()) || (i.otherwise() != null && breaks(i.otherwise()));
-            case Stmt.Try t -> breaks(t.body()) || t.catches().stream().anyMatch(c -> breaks(c.body()))
-                    || (t.finallyBlock() != null && breaks(t.finallyBlock()));
+            case Stmt.Try t -> tryBreaks(t);
             default -> false;
         };
+    }
+
+    // A break in the try or a catch leaves the loop only if the finally lets it: one that never
+    // completes (it returns) takes over (Java's rule, JLS 14.22).
+    private static boolean tryBreaks(Stmt.Try t) {
+        boolean finallyCompletes = t.finallyBlock() == null || completes(t.finallyBlock());
+        boolean inside = breaks(t.body()) || t.catches().stream().anyMatch(c -> breaks(c.body()));
+        return (inside && finallyCompletes) || (t.finallyBlock() != null && breaks(t.finallyBlock()));
     }
 
     // Only a break that can run counts: statements after one that never completes are dead (the

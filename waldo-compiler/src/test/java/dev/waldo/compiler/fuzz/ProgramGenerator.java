@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Writes random well-typed Waldo programs from a seed: one {@code Endpoint Main} whose
- * {@code main()} declares, assigns, loops, branches, indexes, catches and prints over variables of
+ * Writes random well-typed Waldo programs from a seed: an endpoint with a variable of every type
+ * and a {@code main()} that declares, assigns, loops, branches, indexes, catches and prints over variables of
  * type Number, Text, TrueFalse, {@code List<Number>} and {@code Map<Text, Number>}. Every program
  * type-checks and ends: a non-constant {@code while} counts a private counter up to a small
  * bound, a constant-true one always ends in {@code break}, and {@code for} iterates a copy.
@@ -45,13 +45,25 @@ final class ProgramGenerator {
      */
     static String program(long seed, int statements, String kind) {
         ProgramGenerator generator = new ProgramGenerator(new Random(seed), statements);
-        generator.out.append("// generated from seed ").append(seed).append("\nEndpoint ").append(kind).append(" {\n")
-                .append("    Public Function main() {\n");
+        generator.out.append("// generated from seed ").append(seed).append("\nEndpoint ").append(kind).append(" {\n");
+        generator.members();
+        generator.out.append("    Public Function main() {\n");
         while (generator.budget > 0) {
             generator.statement(0, Loop.NONE);
         }
         generator.out.append("    }\n}\n");
         return generator.out.toString();
+    }
+
+    // Endpoint variables go through the runtime's transactional cells (maps lock per key), which
+    // the emitter reaches by other paths than locals: each program has one of every type.
+    private void members() {
+        for (Kind kind : Kind.values()) {
+            String name = "m" + kind.ordinal();
+            String init = random.nextBoolean() ? "" : " = " + literal(kind);
+            out.append("    ").append(kind.spelling).append(' ').append(name).append(init).append(";\n");
+            visible.add(new Var(name, kind, true));
+        }
     }
 
     /** Where a statement stands: what break and continue would do there. */
@@ -319,12 +331,12 @@ final class ProgramGenerator {
     // Indexes are small so that most are in range, and sometimes fractional or negative: most
     // programs should get far before they raise, and some should raise.
     private String index() {
-        return pick(new String[] {"0", "1", "0", "1", "0", "0", "1", "2", "0.5", "-1", "5"});
+        return random.nextInt(20) == 0 ? pick(new String[] {"0.5", "-1", "5"}) : pick(new String[] {"0", "0", "0", "1"});
     }
 
     // Every generated map literal has 'a': most lookups find their key.
     private String key(int depth) {
-        return random.nextInt(4) == 0 ? expr(Kind.TEXT, depth) : "'a'";
+        return random.nextInt(8) == 0 ? expr(Kind.TEXT, depth) : "'a'";
     }
 
     private Var assignable(Kind kind) {

@@ -14,8 +14,10 @@ import dev.waldo.runtime.lang.WList;
 import dev.waldo.runtime.lang.WMap;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A small interpreter of checked programs, written from LANGUAGE.md and LANGUAGE-NOTES.md rather
@@ -31,6 +33,7 @@ import java.util.Map;
 final class ReferenceEvaluator {
     private final CheckedProgram program;
     private final Map<String, Object> variables = new HashMap<>();
+    private final Set<String> members = new HashSet<>();
     private final List<String> printed = new ArrayList<>();
     private final List<String> foldingDisagreements = new ArrayList<>();
 
@@ -44,11 +47,16 @@ final class ReferenceEvaluator {
     /** Runs {@code main()} of endpoint kind {@code kind} of {@code program}. */
     static Outcome runMain(CheckedProgram program, String kind) {
         ReferenceEvaluator evaluator = new ReferenceEvaluator(program);
-        Member.FunctionDecl main = program.program().decls().stream()
+        List<Member> members = program.program().decls().stream()
                 .filter(d -> d instanceof Decl.EndpointDecl e && e.name().equals(kind))
-                .flatMap(d -> ((Decl.EndpointDecl) d).members().stream())
+                .flatMap(d -> ((Decl.EndpointDecl) d).members().stream()).toList();
+        Member.FunctionDecl main = members.stream()
                 .filter(m -> m instanceof Member.FunctionDecl f && f.name().equals("main"))
                 .map(m -> (Member.FunctionDecl) m).findFirst().orElseThrow();
+        members.stream().filter(m -> m instanceof VarDecl).map(m -> (VarDecl) m).forEach(v -> {
+            evaluator.members.add(v.name());
+            evaluator.execute(v);
+        });  // endpoint variables, initialized when it is created
         List<String> lines;
         try {
             evaluator.execute(main.body());
@@ -198,7 +206,7 @@ final class ReferenceEvaluator {
             case Expr.Binary b -> logicalOrBinary(b);
             case Expr.Call c -> call(c);
             case Expr.MethodCall m -> method(m);
-            case Expr.Index i -> index(eval(i.target()), eval(i.index()));
+            case Expr.Index i -> index(eval(i.target()), eval(i.index()), memberName(i.target()));
             case Expr.ListLit l -> {
                 WList<Object> list = new WList<>();
                 l.elements().forEach(e -> list.add(copy(eval(e))));
@@ -323,12 +331,18 @@ final class ReferenceEvaluator {
         return null;
     }
 
-    private static Object index(Object container, Object key) {
+    // The runtime names the endpoint variable a missing key was looked up in.
+    private String memberName(Expr target) {
+        return target instanceof Expr.Name n && members.contains(n.name()) ? n.name() : null;
+    }
+
+    private static Object index(Object container, Object key, String member) {
         return switch (container) {
             case String text -> String.valueOf(text.charAt(position((Double) key, text.length(), "text")));
             case WMap<?, ?> map -> {
                 if (!map.containsKey(key)) {
-                    throw new ApplicationException("missing map key " + Values.toText(key));
+                    throw new ApplicationException("missing map key " + Values.toText(key)
+                            + (member == null ? "" : " in " + member));
                 }
                 yield map.get(key);
             }
