@@ -109,8 +109,8 @@ public final class Constants {
             case LE -> Values.compare(l, r) <= 0;
             case GT -> Values.compare(l, r) > 0;
             case GE -> Values.compare(l, r) >= 0;
-            case IN -> Builtins.contains(r, l);
-            case NOT_IN -> !Builtins.contains(r, l);
+            case IN -> Builtins.in(l, r);
+            case NOT_IN -> !Builtins.in(l, r);
             default -> null;
         };
     }

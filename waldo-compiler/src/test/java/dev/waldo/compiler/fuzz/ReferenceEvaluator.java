@@ -162,24 +162,27 @@ final class ReferenceEvaluator {
         }
     }
 
+    // In `c[i] = v`, c and i are evaluated before v, and the index is checked last (LANGUAGE-NOTES).
     @SuppressWarnings("unchecked")
     private void assign(Stmt.Assign a) {
-        Object value = a.op() == Stmt.AssignOp.ASSIGN ? copy(eval(a.value()))
-                : binary(a.op().binary(), eval(a.target()), eval(a.value()));
-        switch (a.target()) {
-            case Expr.Name n -> variables.put(n.name(), value);
-            case Expr.Index i -> {
-                Object container = eval(i.target());
-                Object key = eval(i.index());
-                if (container instanceof WMap<?, ?> map) {
-                    ((WMap<Object, Object>) map).put(key, value);
-                } else {
-                    WList<Object> list = (WList<Object>) container;
-                    list.set(position((Double) key, list.size(), "list"), value);
-                }
-            }
-            default -> throw new UnsupportedOperationException("assignment to " + a.target());
+        if (!(a.target() instanceof Expr.Index i)) {
+            variables.put(((Expr.Name) a.target()).name(), assignedValue(a));
+            return;
         }
+        Object container = eval(i.target());
+        Object key = eval(i.index());
+        Object value = assignedValue(a);
+        if (container instanceof WMap<?, ?> map) {
+            ((WMap<Object, Object>) map).put(key, value);
+        } else {
+            WList<Object> list = (WList<Object>) container;
+            list.set(position((Double) key, list.size(), "list"), value);
+        }
+    }
+
+    private Object assignedValue(Stmt.Assign a) {
+        return a.op() == Stmt.AssignOp.ASSIGN ? copy(eval(a.value()))
+                : binary(a.op().binary(), eval(a.target()), eval(a.value()));
     }
 
     private boolean truth(Expr expr) {
