@@ -98,7 +98,7 @@ final class StmtEmitter {
     private boolean expressionStatement(Stmt.ExprStmt e) {
         String value = exprs.emit(e.expr());
         boolean call = e.expr() instanceof Expr.Call || e.expr() instanceof Expr.MethodCall;
-        if (typeOfNothing(e.expr()) || (call && !value.startsWith("("))) {
+        if (isValueless(e.expr()) || (call && !value.startsWith("("))) {
             out.line("%s;", value);
         } else {
             out.line("Object %s = %s;", scope.temporary("unused"), value);
@@ -106,7 +106,8 @@ final class StmtEmitter {
         return true;
     }
 
-    private boolean typeOfNothing(Expr expr) {
+    /** A call of Nothing type, or one whose type is known only at run time: a plain Java call. */
+    private boolean isValueless(Expr expr) {
         Type type = exprs.typeOf(expr);
         return type instanceof Type.NothingType || type instanceof Type.DynamicType;
     }
