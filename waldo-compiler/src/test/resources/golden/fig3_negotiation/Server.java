@@ -52,7 +52,7 @@ public final class Server extends WaldoEndpoint {
 
     private void step$Negotiation$choose_cipher(Ctx $ctx, SequenceFrame $frame) {
         for (String c : Values.copy(((WList<String>) $frame.get("ciphers")))) {
-            if (Builtins.contains(this.supported_ciphers.get($ctx), c)) {
+            if (Builtins.in(c, this.supported_ciphers.get($ctx))) {
                 $frame.set("chosen", c);
                 break;
             }

@@ -101,12 +101,14 @@ public final class Waldoc implements Callable<Integer> {
             err.printf("%d error%s%n", result.diagnostics().size(), result.diagnostics().size() == 1 ? "" : "s");
             return PROGRAM_ERRORS;
         }
+        // javac checks the emitted Java for -d too: Java that javac rejects is a bug of waldoc's
+        // (exit 3), to be reported here rather than found later by whoever compiles the sources.
+        JavaCompilation.Classes classes = result.classes();
         if (outputDir != null) {
             writeSources(result.javaSources());
             out.printf("wrote %d Java file(s) under %s%n", result.javaSources().size(), outputDir);
         }
         if (jar != null) {
-            JavaCompilation.Classes classes = result.classes();
             classes.writeJar(jar);
             out.printf("wrote %s (%d classes)%n", jar, classes.bytecode().size());
         }

@@ -53,6 +53,21 @@ class WaldocCommandTest {
         }
     }
 
+    /** Issue 13: javac rejected the Java of constant-false loops; --jar exited 3 while -d said all was well. */
+    @Test
+    void constantFalseLoopsCompileWithBothOutputs() throws IOException {
+        Path source = write("loops.wld", """
+                Endpoint E {
+                    Public f() { while (False) { } while (1 > 2) { } while (not True) { } 1 / 0; }
+                }
+                """);
+
+        int exit = run(source.toString(), "-d", dir.resolve("java").toString(), "--jar", dir.resolve("e.jar").toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("wrote 2 Java file(s)").contains("e.jar");
+    }
+
     @Test
     void withoutAPackageTheClassesGoIntoOneNamedAfterTheFile() throws IOException {
         Path source = write("My-Counter.wld", "Endpoint Counter { }");

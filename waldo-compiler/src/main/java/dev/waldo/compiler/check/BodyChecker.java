@@ -198,12 +198,9 @@ final class BodyChecker {
         return checker.resolve(v.type(), false);
     }
 
+    // Any expression may stand as a statement (LANGUAGE.md §4): its value is dropped, and what it
+    // raises (`1 / 0;`, `l[3];`) is raised.
     private void expressionStatement(Stmt.ExprStmt stmt) {
-        if (!(stmt.expr() instanceof Expr.Call) && !(stmt.expr() instanceof Expr.MethodCall)) {
-            exprs.value(stmt.expr());
-            error(stmt.span(), "this expression has no effect; only a call can stand alone as a statement");
-            return;
-        }
         exprs.check(stmt.expr(), null);
     }
 

@@ -113,7 +113,7 @@ final class ExprEmitter {
         if (map != null) {
             return map + ".containsKey($ctx, " + emit(b.left()) + ")";
         }
-        return "Builtins.contains(" + emit(b.right()) + ", " + emit(b.left()) + ")";
+        return "Builtins.in(" + emit(b.left()) + ", " + emit(b.right()) + ")";
     }
 
     private String call(Expr.Call c) {

@@ -1,10 +1,13 @@
 package dev.waldo.compiler.emit;
 
+import dev.waldo.compiler.check.Constants;
+import dev.waldo.compiler.check.Reachability;
 import dev.waldo.compiler.check.Symbol;
 import dev.waldo.compiler.check.Type;
 import dev.waldo.compiler.syntax.Expr;
 import dev.waldo.compiler.syntax.Stmt;
 import dev.waldo.compiler.syntax.VarDecl;
+import java.util.Optional;
 
 /**
  * Turns checked Waldo statements into Java statements. It drops statements
@@ -87,9 +90,26 @@ final class StmtEmitter {
         return completes;
     }
 
+    /**
+     * A call stands as a Java statement. Java accepts no other expression as a statement (nor a
+     * call whose emitted form is a cast), so the value of any other one (say {@code l[3];}, which
+     * raises when the index is out of range) is computed into an unused local.
+     */
     private boolean expressionStatement(Stmt.ExprStmt e) {
-        out.line("%s;", exprs.emit(e.expr()));
+        String value = exprs.emit(e.expr());
+        boolean call = e.expr() instanceof Expr.Call || e.expr() instanceof Expr.MethodCall;
+        if (isValueless(e.expr()) || (call && !value.startsWith("("))) {
+            out.line("%s;", value);
+        } else {
+            out.line("Object %s = %s;", scope.temporary("unused"), value);
+        }
         return true;
+    }
+
+    /** A call of Nothing type, or one whose type is known only at run time: a plain Java call. */
+    private boolean isValueless(Expr expr) {
+        Type type = exprs.typeOf(expr);
+        return type instanceof Type.NothingType || type instanceof Type.DynamicType;
     }
 
     private boolean assignment(Stmt.Assign a) {
@@ -170,13 +190,21 @@ final class StmtEmitter {
         return body instanceof Stmt.Block b ? statements(b) : statement(body);
     }
 
+    /**
+     * A condition that folds to a constant is written as its value: javac reasons about constant
+     * conditions (a body under a false one is unreachable, code after a true one without a break
+     * too), so the emitter decides those cases itself, by the checker's rules, and never leaves
+     * javac a constant to reason about.
+     */
     private boolean whileLoop(Stmt.While w) {
-        String condition = exprs.emit(w.cond());
-        out.open("while (%s)", condition);
+        Optional<Boolean> constant = Constants.truth(w.cond());
+        if (constant.isPresent() && !constant.get()) {
+            return true;  // the body never runs, and a constant raises nothing: no code at all
+        }
+        out.open("while (%s)", constant.isPresent() ? "true" : exprs.emit(w.cond()));
         nested(w.body());
         out.close();
-        // Java treats `while (true)` without a break as never completing.
-        return !condition.equals("true") || containsBreak(w.body());
+        return Reachability.completes(w);
     }
 
     private boolean forLoop(Stmt.For f) {
@@ -233,18 +261,6 @@ final class StmtEmitter {
             case APPLICATION -> "ApplicationException";
             // Not WaldoException: its TransactionAbortedException is for host code, never the program.
             case ANY -> "ApplicationException | NetworkException";
-        };
-    }
-
-    /** Whether a break that leaves {@code body}'s own loop occurs in it (nested loops excluded). */
-    private static boolean containsBreak(Stmt body) {
-        return switch (body) {
-            case Stmt.Break b -> true;
-            case Stmt.Block b -> b.stmts().stream().anyMatch(StmtEmitter::containsBreak);
-            case Stmt.If i -> containsBreak(i.then()) || (i.otherwise() != null && containsBreak(i.otherwise()));
-            case Stmt.Try t -> containsBreak(t.body()) || t.catches().stream().anyMatch(c -> containsBreak(c.body()))
-                    || (t.finallyBlock() != null && containsBreak(t.finallyBlock()));
-            default -> false;
         };
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Compiles every run case of the corpus to Java, runs its {@code Main.main()}
  * on in-memory hosts and compares what committed transactions printed with
- * the file's {@code // expect:} lines.
+ * the file's {@code // expect:} lines; compiles every other accepted case with javac.
  */
 class CorpusRunTest {
 
@@ -21,6 +21,16 @@ class CorpusRunTest {
     Stream<DynamicTest> runCases() {
         return CorpusCase.loadAll().stream().filter(CorpusCase::isRunCase)
                 .map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
+    }
+
+    /**
+     * Every other program the front end accepts compiles to Java that javac accepts too: an
+     * emitter that writes Java javac rejects is caught here, not by a user's build.
+     */
+    @TestFactory
+    Stream<DynamicTest> acceptedCasesCompileWithJavac() {
+        return CorpusCase.loadAll().stream().filter(c -> !c.isErrorCase() && !c.isRunCase())
+                .map(c -> DynamicTest.dynamicTest(c.name(), () -> new ProgramRunner(c.source()).close()));
     }
 
     private static void run(CorpusCase c) {

@@ -100,8 +100,11 @@ public final class Builtins {
         return dividend % divisor;
     }
 
-    /** {@code x in c}: substring of Text, element of List, key of Map. */
-    public static boolean contains(Object container, Object element) {
+    /**
+     * {@code x in c}: substring of Text, element of List, key of Map. The element comes first, as
+     * in the source, so that Java evaluates the operands left to right, as Waldo does.
+     */
+    public static boolean in(Object element, Object container) {
         return switch (container) {
             case String text when element instanceof String part -> text.contains(part);
             case WList<?> list -> list.contains(element);
