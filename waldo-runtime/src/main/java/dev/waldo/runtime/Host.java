@@ -248,6 +248,11 @@ public final class Host implements AutoCloseable {
      * It stays pending while every peer asked voted yes and none has learned
      * the outcome, or none can be reached.
      *
+     * <p>On a host whose storage holds its earlier runs' log, a transaction
+     * that log has no prepare of is backed out at once without asking: every
+     * yes vote is logged before it leaves, so none left (the binding
+     * journaled its work, then the process died before the vote).
+     *
      * <p>A host started with the storage its earlier run logged to took the
      * transaction up at start already (and may have learned its outcome
      * since): this call then only attaches to it. Bindings that still keep

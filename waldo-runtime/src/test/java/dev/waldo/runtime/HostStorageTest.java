@@ -83,4 +83,24 @@ class HostStorageTest {
         }
         assertThat(h1.liveTransactions()).isZero();
     }
+
+    /**
+     * A binding journaled its work before its host's yes vote was logged, and the process died in
+     * between (WaldoConf's service killed inside its prepare). The log holds no prepare, so the
+     * vote never left: the attempt is backed out at once, even when no peer is reachable or every
+     * peer has forgotten it (it used to stay in doubt until a trial's deadline).
+     */
+    @Test
+    void anAttemptTheLogNeverPreparedIsBackedOutWithoutAskingAnyone() throws Exception {
+        try (FileStorage earlierRun = FileStorage.open(directory)) {
+            earlierRun.load(); // the earlier run logged nothing: it died before its vote
+        }
+        Host restarted = Host.inMemory(network, "h3-next-run", FileStorage.open(directory));
+        TxnId neverVoted = new TxnId(1, 100_000);
+
+        var outcome = restarted.recoverInDoubt(neverVoted.toString(), List.of("gone-coordinator", "gone-peer"));
+
+        assertThat(outcome.get(30, TimeUnit.SECONDS)).as("backed out, though nobody answers").isFalse();
+        restarted.close();
+    }
 }

@@ -27,6 +27,12 @@ final class CoreState {
     long calls;
     /** True once {@link HostCore#restore} read a log that earlier runs of this host wrote. */
     boolean earlierRunsLogged;
+    /**
+     * Attempts the log of earlier runs holds a prepare of (every yes vote is logged before it
+     * leaves). With {@link #earlierRunsLogged}, an attempt missing here never got a yes vote from
+     * an earlier run of this host.
+     */
+    final Set<TxnId> preparedInEarlierRuns = new HashSet<>();
     final Map<TxnId, TxnRecord> txns = new HashMap<>();
     final Set<Integer> down = new HashSet<>();
     /** Attempts that ended here: true if committed. Late messages about them are answered from here. */

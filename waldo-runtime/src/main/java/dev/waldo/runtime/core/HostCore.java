@@ -158,6 +158,7 @@ public final class HostCore {
                 coordinator.restore(committed.get(txn));
             }
             if (prepared.containsKey(txn)) {
+                state.preparedInEarlierRuns.add(txn);
                 participant.restore(prepared.get(txn), endings.get(txn), committed.containsKey(txn), retakeLocks);
             }
         }

@@ -359,6 +359,14 @@ final class Participant {
             state.decide(committed ? new Decision.Install(txn) : new Decision.Discard(txn, true));
             return true;
         }
+        if (state.earlierRunsLogged && !state.preparedInEarlierRuns.contains(txn)) {
+            // The log every yes vote of this host goes to before it leaves holds no prepare of it:
+            // no earlier run voted yes, so its coordinator cannot have committed it. Back it out
+            // here at once, whoever else is reachable (its other participants may have forgotten it).
+            state.ended.put(txn, false);
+            state.decide(new Decision.Discard(txn, true));
+            return true;
+        }
         TxnRecord record = inDoubtRecord(txn, txn.host(), state.peersOf(peers, txn.host()));
         state.txns.put(txn, record);
         queryAll(record);
