@@ -156,12 +156,21 @@ final class ApplyCommand extends SwitchCommand {
                 + (trial == null ? "" : " as a " + DurationConverter.format(trial) + " trial") + "?";
         // Without a terminal the answer may still come down a pipe (`yes | waldoconf apply ...`);
         // only when nothing can answer at all is the missing --yes a usage error.
-        String answer = context.terminal().readLine(what + " Only 'yes' is accepted: ");
+        String answer = context.terminal().readLine(what + (interactive ? " Only 'yes' is accepted: "
+                : " Reading the answer from standard input ('yes' or 'y'): "));
         if (answer == null && !interactive) {
             throw new CommandFailure(ExitCodes.USAGE, "not applying without confirmation: there is no terminal to"
                     + " ask on. Pass --yes to apply non-interactively, or --dry-run to only print the plan.");
         }
-        return answer != null && answer.trim().equals("yes");
+        return answer != null && accepts(answer.trim(), interactive);
+    }
+
+    /**
+     * At a terminal only the whole word goes ahead, so that a reflexive 'y' does not change the
+     * network. A pipe was set up on purpose, and the {@code yes} command sends 'y'.
+     */
+    private static boolean accepts(String answer, boolean interactive) {
+        return answer.equals("yes") || (!interactive && answer.equals("y"));
     }
 
     private int report(ApplyResult result) {

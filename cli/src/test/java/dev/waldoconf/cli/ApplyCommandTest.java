@@ -80,12 +80,21 @@ class ApplyCommandTest {
 
     @Test
     void withoutTerminalAnAnswerFromAPipeIsTakenAsAtTheTerminal() {
-        cli.answers.add("yes");  // as `yes | waldoconf apply ...` gives it: not interactive, a line to read
+        cli.answers.add("y");  // as `yes | waldoconf apply ...` gives it: not interactive, a line to read
         CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "5m");
         assertThat(result.exitCode()).isZero();
-        assertThat(cli.prompts).containsExactly("Apply these changes to 3 switches as a 5m trial? Only 'yes' is"
-                + " accepted: ");
+        assertThat(cli.prompts).containsExactly("Apply these changes to 3 switches as a 5m trial? Reading the"
+                + " answer from standard input ('yes' or 'y'): ");
         assertThat(engine.calls).containsExactly("apply");
+    }
+
+    @Test
+    void withoutTerminalAnyOtherAnswerFromAPipeCancels() {
+        cli.answers.add("n");
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "5m");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.CHANGE_FAILED);
+        assertThat(result.out()).endsWith("Apply cancelled; nothing was changed.\n");
+        assertThat(engine.calls).isEmpty();
     }
 
     @Test
