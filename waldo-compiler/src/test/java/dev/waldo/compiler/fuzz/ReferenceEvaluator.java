@@ -265,10 +265,18 @@ final class ReferenceEvaluator {
         };
     }
 
-    // Numbers compare as IEEE doubles; lists and maps by value, maps whatever their order.
+    // Numbers compare as IEEE doubles at every depth; lists element by element, maps whatever their order.
     private static boolean same(Object left, Object right) {
         if (left instanceof Double l && right instanceof Double r) {
             return l.doubleValue() == r.doubleValue();
+        }
+        if (left instanceof WList<?> l && right instanceof WList<?> r) {
+            return l.size() == r.size()
+                    && java.util.stream.IntStream.range(0, l.size()).allMatch(i -> same(l.get(i), r.get(i)));
+        }
+        if (left instanceof WMap<?, ?> l && right instanceof WMap<?, ?> r) {
+            return l.size() == r.size() && l.entrySet().stream()
+                    .allMatch(e -> r.containsKey(e.getKey()) && same(e.getValue(), r.get(e.getKey())));
         }
         return left.equals(right);
     }
@@ -285,7 +293,7 @@ final class ReferenceEvaluator {
         return switch (container) {
             case String text -> text.contains((String) element);
             case WMap<?, ?> map -> map.containsKey(element);
-            default -> ((WList<?>) container).contains(element);
+            default -> ((WList<?>) container).stream().anyMatch(item -> same(item, element));
         };
     }
 
@@ -364,10 +372,13 @@ final class ReferenceEvaluator {
         return (int) index;
     }
 
-    // Inserting at the end is allowed: the position may equal the size. (The runtime's message
-    // then names the size the list would have, one more than it has: mirrored here.)
+    // Inserting at the end is allowed: the position may equal the size.
     private static int insertPosition(double index, int size) {
-        return position(index, size + 1, "list");
+        if (index != Math.rint(index) || index < 0 || index > size) {
+            throw new ApplicationException("list insert position " + Values.formatNumber(index)
+                    + " out of range (size " + size + ", so a whole number from 0 to " + size + ")");
+        }
+        return (int) index;
     }
 
     private static Object copy(Object value) {

@@ -76,7 +76,11 @@ public final class Builtins {
 
     /** {@code list.insert(i, x)}: i may equal the length (append). */
     public static <T> void insert(WList<T> list, double index, T value) {
-        list.add(position(index, list.size() + 1, "list"), value);
+        if (index != Math.rint(index) || index < 0 || index > list.size()) {
+            throw new ApplicationException("list insert position " + Values.formatNumber(index)
+                    + " out of range (size " + list.size() + ", so a whole number from 0 to " + list.size() + ")");
+        }
+        list.add((int) index, value);
     }
 
     /** {@code list.remove(i)}, with a bounds check. */
@@ -101,13 +105,14 @@ public final class Builtins {
     }
 
     /**
-     * {@code x in c}: substring of Text, element of List, key of Map. The element comes first, as
+     * {@code x in c}: substring of Text, element of List (by Waldo's {@code ==}, so {@code -0 in [0]}),
+     * key of Map. The element comes first, as
      * in the source, so that Java evaluates the operands left to right, as Waldo does.
      */
     public static boolean in(Object element, Object container) {
         return switch (container) {
             case String text when element instanceof String part -> text.contains(part);
-            case WList<?> list -> list.contains(element);
+            case WList<?> list -> list.stream().anyMatch(item -> Values.equal(item, element));
             case WMap<?, ?> map -> map.containsKey(element);
             default -> throw new ApplicationException("'in' needs Text, List or Map on its right, got "
                     + Values.toText(container));

@@ -79,9 +79,56 @@ public final class Values {
         return text.toString();
     }
 
-    /** Waldo's {@code ==}: structural equality of values, numbers compared as doubles. */
+    /**
+     * Waldo's {@code ==}: structural equality of values. Numbers compare as IEEE doubles at every
+     * depth ({@code [0] == [-0]}, {@code [NaN] != [NaN]}), as they do on their own, and not as Java's
+     * {@code Double.equals} would; maps compare whatever their order, structs field by field.
+     */
     public static boolean equal(Object left, Object right) {
-        return java.util.Objects.equals(left, right);
+        return switch (left) {
+            case null -> right == null;
+            case Double number when right instanceof Double other -> number.doubleValue() == other.doubleValue();
+            case WList<?> list when right instanceof WList<?> other -> equalLists(list, other);
+            case WMap<?, ?> map when right instanceof WMap<?, ?> other -> equalMaps(map, other);
+            case WStruct struct when right instanceof WStruct other -> equalStructs(struct, other);
+            default -> left.equals(right);
+        };
+    }
+
+    private static boolean equalLists(WList<?> left, WList<?> right) {
+        if (left.size() != right.size()) {
+            return false;
+        }
+        for (int i = 0; i < left.size(); i++) {
+            if (!equal(left.get(i), right.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean equalMaps(WMap<?, ?> left, WMap<?, ?> right) {
+        if (left.size() != right.size()) {
+            return false;
+        }
+        for (Map.Entry<?, ?> entry : left.entrySet()) {
+            if (!right.containsKey(entry.getKey()) || !equal(entry.getValue(), right.get(entry.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean equalStructs(WStruct left, WStruct right) {
+        if (!left.structName().equals(right.structName())) {
+            return false;
+        }
+        for (String field : left.fieldNames()) {
+            if (!equal(left.field(field), right.field(field))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Orders two Text values, for {@code < <= > >=} on Text. */

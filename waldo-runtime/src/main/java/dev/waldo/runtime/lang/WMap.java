@@ -30,6 +30,11 @@ public final class WMap<K, V> extends LinkedHashMap<K, V> {
      * Builds a map literal from alternating keys and values; generated code
      * gives the type arguments, so the casts cannot fail.
      */
+    // -0 == 0 in Waldo, so both are one key (Double.equals would keep two).
+    private static Double oneZero(Double number) {
+        return number == 0 ? 0.0 : number;
+    }
+
     @SuppressWarnings("unchecked")
     public static <K, V> WMap<K, V> of(Object... keysAndValues) {
         WMap<K, V> map = new WMap<>();
@@ -48,10 +53,10 @@ public final class WMap<K, V> extends LinkedHashMap<K, V> {
      */
     public static Object key(Object key) {
         return switch (key) {
-            case Double d -> d;
+            case Double d -> oneZero(d);
             case String s -> s;
             case Boolean b -> b;
-            case Number n -> Values.number(n);
+            case Number n -> oneZero(Values.number(n));
             case null -> throw new IllegalArgumentException(
                     "a Waldo map has no null key: its keys are Number, Text (String) or TrueFalse (Boolean)");
             default -> throw new IllegalArgumentException("a Waldo map key is a Number, Text (String) or TrueFalse"
