@@ -78,13 +78,16 @@ public final class ServeImage {
      * @throws IOException when jlink or a host library is missing, or a class path entry is not a jar
      */
     static Path prepare(List<Path> classPath, Path contextDir) throws IOException {
-        Path rootfs = ImageContext.prepareRuntime(contextDir, modules());
-        Path lib = Files.createDirectories(rootfs.resolve(LIB_DIR.substring(1)));
+        // Checked before jlink runs, so a wrong class path fails at once.
         for (Path jar : classPath) {
             if (!Files.isRegularFile(jar) || !jar.getFileName().toString().endsWith(".jar")) {
                 throw new IOException("class path entry " + jar + " is not a jar; build the image from the release"
                         + " (its bin/waldoconf-image), whose lib/ holds only jars");
             }
+        }
+        Path rootfs = ImageContext.prepareRuntime(contextDir, modules());
+        Path lib = Files.createDirectories(rootfs.resolve(LIB_DIR.substring(1)));
+        for (Path jar : classPath) {
             Files.copy(jar, lib.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         }
         Files.createDirectories(contextDir.resolve("state"));
