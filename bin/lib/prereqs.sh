@@ -1,7 +1,8 @@
 # Sourced by bin/test. Installs what the tests need beyond Maven's own
 # downloads: net-snmp (the `snmp` tools as interop peers of the lab switches,
-# and the `snmpd` agent that the custom-service tests change) and a Docker
-# engine (lab containers).
+# and the `snmpd` agent that the custom-service tests change), a Docker
+# engine (lab containers), Compose (`docker-compose`, the deploy/compose test)
+# and kubectl (`kubernetes-client`, the offline deploy/k8s manifest test).
 #
 # Outside CI a missing tool is reported and the tests that need it skip, each
 # printing why. Under CI (CI=true) a tool that cannot be installed or started
@@ -67,6 +68,15 @@ missing_test_tools() {
   elif ! docker info >/dev/null 2>&1; then
     echo "a Docker engine that answers 'docker info' (container tests): start dockerd (as root), see /tmp/waldoconf-dockerd.log"
   fi
+  compose_available \
+    || echo "Compose, 'docker compose' or 'docker-compose' (deploy/compose test): apt-get install docker-compose"
+  command -v kubectl >/dev/null 2>&1 \
+    || echo "'kubectl' (deploy/k8s manifest test, offline): apt-get install kubernetes-client"
+}
+
+# Succeeds when the engine's compose plugin or the standalone docker-compose answers.
+compose_available() {
+  docker compose version >/dev/null 2>&1 || docker-compose version >/dev/null 2>&1
 }
 
 # Installs and starts what the tests need, then tells the tests which tools
@@ -78,6 +88,9 @@ install_test_prerequisites() {
   { find_program snmpget && find_program snmpset && find_program snmpwalk; } >/dev/null || missing+=(snmp)
   find_program snmpd >/dev/null || missing+=(snmpd)
   command -v docker >/dev/null 2>&1 && find_program dockerd >/dev/null || missing+=(docker.io)
+  # The deployment tests (dist/): Compose brings deploy/compose up; kubectl renders deploy/k8s offline.
+  compose_available || missing+=(docker-compose)
+  command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   start_docker_engine
 
@@ -85,6 +98,11 @@ install_test_prerequisites() {
   # snmpget/snmpset/snmpwalk and the custom-service tests start snmpd, so
   # WALDO_EXPECT_SNMP needs all four; the container tests need an engine that answers.
   if docker info >/dev/null 2>&1; then export WALDO_EXPECT_DOCKER=1; fi
+  # The Compose test gives its secrets to the image's non-root user, which takes root.
+  if docker info >/dev/null 2>&1 && compose_available && [ "$(id -u)" = 0 ]; then
+    export WALDO_EXPECT_COMPOSE=1
+  fi
+  if command -v kubectl >/dev/null 2>&1; then export WALDO_EXPECT_KUBECTL=1; fi
   if find_program snmpget >/dev/null && find_program snmpset >/dev/null && find_program snmpwalk >/dev/null \
       && find_program snmpd >/dev/null; then
     export WALDO_EXPECT_SNMP=1

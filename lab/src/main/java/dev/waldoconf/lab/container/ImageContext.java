@@ -109,12 +109,26 @@ public final class ImageContext {
 
     /** The runtime and host libraries every image holds; returns the root file system folder. */
     private static Path prepareRuntime(Path contextDir) throws IOException {
-        Path rootfs = contextDir.resolve("rootfs");
+        Path rootfs = prepareRuntime(contextDir, MODULES);
         Files.createDirectories(rootfs.resolve("opt/lab"));
+        return rootfs;
+    }
+
+    /**
+     * Writes what any Java image built {@code FROM scratch} needs into {@code contextDir/rootfs}: a
+     * jlink runtime of {@code modules} (comma-separated) in {@code /opt/java}, the host libraries it
+     * links to, and a {@code /tmp} every user may write. Other images (the {@code waldoconf serve}
+     * image of the distribution) add their own files beside it.
+     *
+     * @return the root file system folder
+     * @throws IOException as {@link #prepare(Path, Path)}
+     */
+    public static Path prepareRuntime(Path contextDir, String modules) throws IOException {
+        Path rootfs = contextDir.resolve("rootfs");
         Path tmp = Files.createDirectories(rootfs.resolve("tmp"));
         // Containers may run as the host user (so state files on a bind mount belong to them): /tmp must let them in.
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
-        jlink(rootfs.resolve("opt/java"));
+        jlink(rootfs.resolve("opt/java"), modules);
         copyHostLibraries(rootfs);
         return rootfs;
     }
@@ -186,12 +200,12 @@ public final class ImageContext {
         }
     }
 
-    private static void jlink(Path output) throws IOException {
+    private static void jlink(Path output, String modules) throws IOException {
         ToolProvider jlink = ToolProvider.findFirst("jlink").orElseThrow(() -> new IOException(
                 "jlink is not available in this Java runtime (" + System.getProperty("java.home")
                         + "); run with a JDK 21 or newer"));
         StringWriter log = new StringWriter();
-        int status = jlink.run(new PrintWriter(log), new PrintWriter(log), "--add-modules", MODULES,
+        int status = jlink.run(new PrintWriter(log), new PrintWriter(log), "--add-modules", modules,
                 "--strip-debug", "--no-header-files", "--no-man-pages", "--compress=zip-6",
                 "--output", output.toString());
         if (status != 0) {
