@@ -33,15 +33,22 @@ class ListAppendRunTest {
     private static final int CLIENTS = Integer.getInteger("check.clients", 8);
     private static final int APPENDS_PER_KEY = 64;
     private static final Path OUTPUT = Path.of("target", "check");
+    /** How much longer the run under faults is than the others: one round of every fault takes about 15 s. */
+    private static final Duration FAULT_RUN_EXTRA = Duration.ofSeconds(14);
 
     @TempDir
     Path dir;
     private final List<JavaProcess> stores = new ArrayList<>();
     private final List<LinkProxy> proxies = new ArrayList<>();
     private ListAppendWorkload workload;
+    /** The fault schedule and its client process, in the runs under faults. */
+    private FaultSchedule clients;
 
     @AfterEach
     void stopEverything() throws Exception {
+        if (clients != null) {
+            clients.close();
+        }
         if (workload != null) {
             workload.close();
         }
@@ -60,93 +67,78 @@ class ListAppendRunTest {
         assertValid(result);
     }
 
-    @Test
-    void killedStoresLeaveNoTraceOfUnfinishedTransactions() throws Exception {
-        List<InetSocketAddress> addresses = startStores(5);
-        workload = connect(addresses, new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 2));
-        List<Long> killedAt = new ArrayList<>();
-        Thread faults = Thread.ofPlatform().daemon().start(() -> killStores(List.of(1, 3), killedAt));
-        CheckResult result = runAndCheck("kill-9", RUN);
-        faults.join(RUN.toMillis());
-        assertValid(result);
-        assertThat(killedAt).hasSize(2);
-        assertThat(committedInvokedAfter(killedAt.get(1))).as("commits after the second kill").isPositive();
-    }
-
-    /** Kills each store at its share of the run; marks it down once the workload has seen a failure since. */
-    private void killStores(List<Integer> victims, List<Long> killedAt) {
-        try {
-            for (int i = 0; i < victims.size(); i++) {
-                Thread.sleep(RUN.toMillis() / (victims.size() + 1));
-                int failedBefore = workload.failed();
-                stores.get(victims.get(i)).kill();
-                killedAt.add(System.nanoTime());
-                for (int wait = 0; wait < 100 && workload.failed() == failedBefore; wait++) {
-                    Thread.sleep(50);
-                }
-                workload.markDown(victims.get(i));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    @Test
-    void droppedAndDelayedLinksKeepHistoriesValid() throws Exception {
-        List<InetSocketAddress> proxied = new ArrayList<>();
-        for (InetSocketAddress store : startStores(3)) {
-            LinkProxy proxy = LinkProxy.start("127.0.0.2", store);
-            proxies.add(proxy);
-            proxied.add(proxy.address());
-        }
-        workload = connect(proxied, new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 3));
-        List<Long> healedAt = new ArrayList<>();
-        // Longer than the others: a round of faults takes about 6 s, and commits must follow its heal.
-        Duration run = RUN.plusSeconds(4);
-        Thread faults = Thread.ofPlatform().daemon().start(() -> injectLinkFaults(run, healedAt));
-        CheckResult result = runAndCheck("links", run);
-        faults.join(run.toMillis());
-        assertValid(result);
-        assertThat(healedAt).as("link faults injected and healed").isNotEmpty();
-        assertThat(committedInvokedAfter(healedAt.get(0))).as("commits after a heal").isPositive();
-    }
-
     /**
-     * Until the run ends, rounds of: 20 ms each way on store 0's link; store 1's link cut for a
-     * second; store 2's link black-holed past the heartbeat timeout; then everything healed.
+     * TLS on, and a {@link FaultSchedule} (seeded) that delays, cuts and black-holes the links of
+     * both client hosts, kills stores with {@code -9} and restarts them on their transaction logs,
+     * and kills the client process with {@code -9} in the middle of its transactions and restarts
+     * it on its own: the history, with every transaction whose outcome no client learned left
+     * unknown, must still be strictly serializable.
      */
-    private void injectLinkFaults(Duration run, List<Long> healedAt) {
-        long endAt = System.nanoTime() + run.toNanos() - Duration.ofSeconds(6).toNanos();
-        try {
-            do {
-                proxies.get(0).delay(20);
-                proxies.get(1).cut();
-                Thread.sleep(1_000);
-                proxies.get(1).heal();
-                proxies.get(2).blackHole();
-                Thread.sleep(StoreServer.HEARTBEAT_TIMEOUT_MS + 500);
-                proxies.get(2).heal();
-                proxies.get(0).delay(0);
-                healedAt.add(System.nanoTime());
-                Thread.sleep(1_500);
-            } while (System.nanoTime() < endAt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    @Test
+    void faultsKeepHistoriesStrictlySerializable() throws Exception {
+        Duration run = RUN.plus(FAULT_RUN_EXTRA);
+        FaultSchedule faults = startUnderFaults(5, true, 3);
+        CheckResult result = runUnderFaults("faults", run, faults);
+        assertValid(result);
+        assertThat(faults.kindsInjected()).as("faults injected").containsAll(List.of(FaultSchedule.Kind.values()));
+        assertThat(committedInvokedAfter(faults.lastHealedAt())).as("commits after the last fault healed")
+                .isPositive();
     }
 
+    /** The control: a scheduler that releases locks before the decision, under the same faults, is caught. */
     @Test
-    void brokenSchedulerIsCaughtWithACycle() throws Exception {
-        workload = connect(startStores(3, "--broken-scheduler"),
-                new ListAppendWorkload.Settings(CLIENTS, 2, 4, APPENDS_PER_KEY, 4));
+    void brokenSchedulerIsCaughtWithACycleUnderFaults() throws Exception {
+        FaultSchedule faults = startUnderFaults(2, false, 4, "--broken-scheduler");
         // A cold start commits few transactions; the run goes on (the history grows) until it
-        // shows a cycle, for at most five runs' time.
+        // shows a cycle, for at most five runs' time, faults injected all along.
+        Thread injecting = faults.start(RUN.multipliedBy(5));
         CheckResult result = runAndCheck("broken-scheduler", RUN);
         for (int more = 0; more < 4 && !hasCycle(result); more++) {
             result = runAndCheck("broken-scheduler", RUN);
         }
+        faults.stop(injecting);
         assertThat(result.anomalies()).as("a scheduler that releases locks before the decision").isNotEmpty();
         assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
+        assertThat(faults.kindsInjected()).as("faults injected").isNotEmpty();
+    }
+
+    /**
+     * Three stores (with {@code flags}) each behind a proxy, this JVM's client host and a client
+     * process connected through the proxies, and a fault schedule ready to start.
+     */
+    private FaultSchedule startUnderFaults(int keysPerStore, boolean tls, long seed, String... flags)
+            throws IOException, InterruptedException {
+        List<String> storeFlags = new ArrayList<>(List.of(flags));
+        if (tls) {
+            storeFlags.add("--tls");
+        }
+        List<InetSocketAddress> addresses = startStores(3, storeFlags.toArray(String[]::new));
+        List<InetSocketAddress> proxied = new ArrayList<>();
+        for (InetSocketAddress store : addresses) {
+            LinkProxy proxy = LinkProxy.start("127.0.0.2", store);
+            proxies.add(proxy);
+            proxied.add(proxy.address());
+        }
+        workload = ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false,
+                new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed), txn -> { });
+        FaultSchedule faults = new FaultSchedule(seed, dir, OUTPUT.resolve("logs"), stores, storeFlags, proxies,
+                workload, tls, keysPerStore);
+        clients = faults;
+        faults.startClientProcess();
+        return faults;
+    }
+
+    /** Runs the workload while {@code faults} are injected, then checks every client host's history. */
+    private CheckResult runUnderFaults(String name, Duration run, FaultSchedule faults) throws Exception {
+        Thread injecting = faults.start(run);
+        History own = workload.run(run, Integer.MAX_VALUE);
+        faults.stop(injecting);
+        faults.stopClientProcess();
+        List<Txn> all = new ArrayList<>(own.txns());
+        all.addAll(History.readJournals(faults.journals()).txns());
+        System.out.println(name + ": faults injected: " + faults.log() + "; this JVM's client: "
+                + workload.committed() + " committed, not committed by why: " + workload.failureReasons());
+        return check(name, run, new History(all));
     }
 
     private static boolean hasCycle(CheckResult result) {
@@ -156,17 +148,12 @@ class ListAppendRunTest {
 
     private List<InetSocketAddress> startStores(int count, String... flags) throws IOException,
             InterruptedException {
-        Path logs = OUTPUT.resolve("logs");
         for (int i = 0; i < count; i++) {
-            List<String> args = new ArrayList<>(List.of("store-" + i, dir.resolve("store-" + i).toString()));
-            args.addAll(List.of(flags));
-            stores.add(JavaProcess.start("store-" + i + "-" + System.nanoTime(), logs, StoreServer.class,
-                    args.toArray(String[]::new)));
+            stores.add(FaultSchedule.startStore(OUTPUT.resolve("logs"), dir, i, List.of(flags)));
         }
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (JavaProcess store : stores) {
-            int port = Integer.parseInt(store.awaitLine("LISTENING (\\d+)").group(1));
-            addresses.add(new InetSocketAddress("127.0.0.1", port));
+            addresses.add(FaultSchedule.awaitListening(store));
         }
         return addresses;
     }
@@ -178,14 +165,23 @@ class ListAppendRunTest {
     private History history;
 
     private CheckResult runAndCheck(String name, Duration duration) throws IOException, InterruptedException {
-        history = workload.run(duration, Integer.MAX_VALUE);
+        List<Txn> all = new ArrayList<>(workload.run(duration, Integer.MAX_VALUE).txns());
+        if (clients != null) {
+            all.addAll(History.readJournals(clients.journals()).txns());
+        }
+        return check(name, duration, new History(all));
+    }
+
+    private CheckResult check(String name, Duration duration, History checked) throws IOException {
+        history = checked;
         Files.createDirectories(OUTPUT);
         history.write(OUTPUT.resolve(name + ".history"));
         long startedAt = System.nanoTime();
         CheckResult result = ListAppendChecker.check(history);
         long checkMs = (System.nanoTime() - startedAt) / 1_000_000;
-        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s", name, CLIENTS,
-                duration.toSeconds(), checkMs, result.summary(3));
+        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s%s", name, CLIENTS,
+                duration.toSeconds(), checkMs, result.summary(3),
+                clients == null ? "" : System.lineSeparator() + "  faults: " + clients.log());
         System.out.println(figures);
         Files.writeString(OUTPUT.resolve("figures.txt"), figures + System.lineSeparator(),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
