@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The faults of a run (Jepsen's nemesis), in an order and with parameters drawn
  * from a seed: in each round every {@link Kind} once, shuffled, with a pause of
- * 0.5 to 1.5 s after each. Every fault is healed before the next begins, and
+ * half to one and a half times {@code pauseMs} after each. Every fault is healed before the next begins, and
  * each step is bounded, so the schedule ends by itself soon after its run.
  *
  * <p>It also owns the client process (a {@link ClientProcess}, host
@@ -55,6 +55,7 @@ final class FaultSchedule implements AutoCloseable {
     private final int keysPerStore;
     private final int[] incarnations;
     private final long seed;
+    private final long pauseMs;
     private final Path storesFile;
     private final List<Path> journals = new ArrayList<>();
     private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
@@ -66,11 +67,13 @@ final class FaultSchedule implements AutoCloseable {
 
     /**
      * A schedule drawn from {@code seed} over {@code stores} (restarted in place in that list, with
-     * {@code storeFlags}), each behind its proxy in {@code proxies}, with this JVM's {@code workload}.
+     * {@code storeFlags}), each behind its proxy in {@code proxies}, with this JVM's {@code workload},
+     * pausing about {@code pauseMs} between faults.
      */
-    FaultSchedule(long seed, Path dir, Path logs, List<JavaProcess> stores, List<String> storeFlags,
+    FaultSchedule(long seed, long pauseMs, Path dir, Path logs, List<JavaProcess> stores, List<String> storeFlags,
             List<LinkProxy> proxies, ListAppendWorkload workload, boolean tls, int keysPerStore) {
         this.seed = seed;
+        this.pauseMs = pauseMs;
         this.random = new Random(seed);
         this.dir = dir;
         this.logs = logs;
@@ -142,7 +145,7 @@ final class FaultSchedule implements AutoCloseable {
                             break;
                         }
                         inject(kind);
-                        Thread.sleep(500 + random.nextInt(1_000));
+                        Thread.sleep(pauseMs / 2 + (long) (random.nextDouble() * pauseMs));
                     }
                 }
             } catch (InterruptedException e) {

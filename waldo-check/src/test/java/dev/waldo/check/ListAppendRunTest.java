@@ -31,6 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ListAppendRunTest {
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("check.seconds", 6));
     private static final int CLIENTS = Integer.getInteger("check.clients", 8);
+    /** About how long the fault schedule pauses between faults (half to one and a half times this). */
+    private static final long FAULT_PAUSE_MS = Long.getLong("check.faultPauseMs", 1_000);
+    /** Seeds the fault schedule and the clients of the run under faults. */
+    private static final long FAULT_SEED = Long.getLong("check.seed", 3);
     private static final int APPENDS_PER_KEY = 64;
     private static final Path OUTPUT = Path.of("target", "check");
     /** How much longer the run under faults is than the others: one round of every fault takes about 15 s. */
@@ -77,7 +81,7 @@ class ListAppendRunTest {
     @Test
     void faultsKeepHistoriesStrictlySerializable() throws Exception {
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults(5, true, 3);
+        FaultSchedule faults = startUnderFaults(5, true, FAULT_SEED);
         CheckResult result = runUnderFaults("faults", run, faults);
         assertValid(result);
         assertThat(faults.kindsInjected()).as("faults injected").containsAll(List.of(FaultSchedule.Kind.values()));
@@ -121,7 +125,7 @@ class ListAppendRunTest {
         }
         workload = ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false,
                 new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed), txn -> { });
-        FaultSchedule faults = new FaultSchedule(seed, dir, OUTPUT.resolve("logs"), stores, storeFlags, proxies,
+        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, OUTPUT.resolve("logs"), stores, storeFlags, proxies,
                 workload, tls, keysPerStore);
         clients = faults;
         faults.startClientProcess();
