@@ -46,6 +46,7 @@ final class FaultSchedule implements AutoCloseable {
 
     private final Random random;
     private final Path dir;
+    private final Path journalDir;
     private final Path logs;
     private final List<JavaProcess> stores;
     private final List<String> storeFlags;
@@ -68,14 +69,16 @@ final class FaultSchedule implements AutoCloseable {
     /**
      * A schedule drawn from {@code seed} over {@code stores} (restarted in place in that list, with
      * {@code storeFlags}), each behind its proxy in {@code proxies}, with this JVM's {@code workload},
-     * pausing about {@code pauseMs} between faults.
+     * pausing about {@code pauseMs} between faults. State directories are under {@code dir}; the
+     * client process's journals go to {@code journalDir}, so that they outlive the test.
      */
-    FaultSchedule(long seed, long pauseMs, Path dir, Path logs, List<JavaProcess> stores, List<String> storeFlags,
+    FaultSchedule(long seed, long pauseMs, Path dir, Path journalDir, Path logs, List<JavaProcess> stores, List<String> storeFlags,
             List<LinkProxy> proxies, ListAppendWorkload workload, boolean tls, int keysPerStore) {
         this.seed = seed;
         this.pauseMs = pauseMs;
         this.random = new Random(seed);
         this.dir = dir;
+        this.journalDir = journalDir;
         this.logs = logs;
         this.stores = stores;
         this.storeFlags = List.copyOf(storeFlags);
@@ -104,7 +107,7 @@ final class FaultSchedule implements AutoCloseable {
     /** Starts the client process (its next run) and waits until it runs transactions. */
     void startClientProcess() throws IOException, InterruptedException {
         int run = journals.size();
-        Path journal = dir.resolve("client-process-" + run + ".journal");
+        Path journal = journalDir.resolve("client-process-" + run + ".journal");
         journals.add(journal);
         writeStores();
         List<String> args = new ArrayList<>(List.of("client-process", dir.resolve("client-process").toString(),
@@ -132,16 +135,19 @@ final class FaultSchedule implements AutoCloseable {
         return List.copyOf(journals);
     }
 
-    /** Injects faults, on a thread of its own, until {@code run} has passed or {@link #stop}. */
+    /**
+     * Injects faults, on a thread of its own, until {@code run} has passed and at least one whole
+     * round is done (on a crowded machine a round can outlast a short run), or {@link #stop}.
+     */
     Thread start(Duration run) {
         long endAt = System.nanoTime() + run.toNanos();
         return Thread.ofPlatform().daemon().name("faults").start(() -> {
             try {
-                while (!stopping && System.nanoTime() < endAt) {
+                for (int rounds = 0; !stopping && (rounds == 0 || System.nanoTime() < endAt); rounds++) {
                     List<Kind> round = new ArrayList<>(List.of(Kind.values()));
                     Collections.shuffle(round, random);
                     for (Kind kind : round) {
-                        if (stopping || System.nanoTime() >= endAt) {
+                        if (stopping || (rounds > 0 && System.nanoTime() >= endAt)) {
                             break;
                         }
                         inject(kind);
@@ -156,11 +162,21 @@ final class FaultSchedule implements AutoCloseable {
         });
     }
 
-    /** Stops injecting (the fault under way is finished and healed first) and waits, bounded. */
+    /**
+     * Stops injecting (the fault under way is finished and healed first) and waits, bounded;
+     * {@link #assertRanToItsEnd} then tells whether it went well (after the history is checked,
+     * so that a fault that could not be injected does not cost the run its figures).
+     */
     void stop(Thread injecting) throws InterruptedException {
         stopping = true;
         injecting.join(STOP_PATIENCE.toMillis());
-        assertThat(injecting.isAlive()).as("the fault schedule stopped within %s", STOP_PATIENCE).isFalse();
+        if (injecting.isAlive()) {
+            log.add("fault schedule still busy " + STOP_PATIENCE.toSeconds() + " s after it was told to stop");
+        }
+    }
+
+    /** Fails if a fault could not be injected or healed, or the schedule did not stop. */
+    void assertRanToItsEnd() {
         assertThat(log).as("the fault schedule ran to its end").noneMatch(line -> line.startsWith("fault schedule"));
     }
 

@@ -17,14 +17,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The list-append workload against store hosts in processes of their own on
- * loopback, its history checked by {@link ListAppendChecker}: under load,
- * across a {@code kill -9} of stores, across cut, black-holed and delayed
- * links, and (the control) against a scheduler broken on purpose, which the
- * checker must catch.
+ * loopback, its history checked by {@link ListAppendChecker}: under load;
+ * with TLS on under a {@link FaultSchedule} (links delayed, cut and
+ * black-holed, stores and a client process killed with {@code -9} and
+ * restarted); and (the control) against a scheduler broken on purpose, under
+ * the same faults, which the checker must catch.
  *
- * <p>Each run lasts {@code -Dcheck.seconds} (default 6) with {@code
- * -Dcheck.clients} clients (default 8); the long run documented in the
- * README raises both. Every run's history is kept in {@code
+ * <p>Each run lasts {@code -Dcheck.seconds} (default 6; the run under faults
+ * 9 s more, and extended while its first round of faults is not done) with {@code -Dcheck.clients} clients in this JVM (default 8);
+ * {@code -Dcheck.seed} (default 3) and {@code -Dcheck.faultPauseMs} (default
+ * 1000) set the run under faults. The long run documented in the README
+ * raises them. Every run's history is kept in {@code
  * target/check/NAME.history} and its figures are appended to {@code
  * target/check/figures.txt}.
  */
@@ -38,7 +41,11 @@ class ListAppendRunTest {
     private static final int APPENDS_PER_KEY = 64;
     private static final Path OUTPUT = Path.of("target", "check");
     /** How much longer the run under faults is than the others: one round of every fault takes about 15 s. */
-    private static final Duration FAULT_RUN_EXTRA = Duration.ofSeconds(14);
+    private static final Duration FAULT_RUN_EXTRA = Duration.ofSeconds(9);
+    /** The step by which a run under faults is extended while its schedule is still busy, and its healed end. */
+    private static final Duration EXTENSION = Duration.ofSeconds(5);
+    /** At most this many extensions: a minute on a machine so crowded that a round of faults takes that long. */
+    private static final int MAX_EXTENSIONS = 12;
 
     @TempDir
     Path dir;
@@ -81,9 +88,10 @@ class ListAppendRunTest {
     @Test
     void faultsKeepHistoriesStrictlySerializable() throws Exception {
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults(5, true, FAULT_SEED);
+        FaultSchedule faults = startUnderFaults("faults", 5, true, FAULT_SEED);
         CheckResult result = runUnderFaults("faults", run, faults);
         assertValid(result);
+        faults.assertRanToItsEnd();
         assertThat(faults.kindsInjected()).as("faults injected").containsAll(List.of(FaultSchedule.Kind.values()));
         assertThat(committedInvokedAfter(faults.lastHealedAt())).as("commits after the last fault healed")
                 .isPositive();
@@ -92,7 +100,7 @@ class ListAppendRunTest {
     /** The control: a scheduler that releases locks before the decision, under the same faults, is caught. */
     @Test
     void brokenSchedulerIsCaughtWithACycleUnderFaults() throws Exception {
-        FaultSchedule faults = startUnderFaults(2, false, 4, "--broken-scheduler");
+        FaultSchedule faults = startUnderFaults("broken-scheduler", 2, false, 4, "--broken-scheduler");
         // A cold start commits few transactions; the run goes on (the history grows) until it
         // shows a cycle, for at most five runs' time, faults injected all along.
         Thread injecting = faults.start(RUN.multipliedBy(5));
@@ -101,6 +109,7 @@ class ListAppendRunTest {
             result = runAndCheck("broken-scheduler", RUN);
         }
         faults.stop(injecting);
+        faults.assertRanToItsEnd();
         assertThat(result.anomalies()).as("a scheduler that releases locks before the decision").isNotEmpty();
         assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
         assertThat(faults.kindsInjected()).as("faults injected").isNotEmpty();
@@ -108,10 +117,20 @@ class ListAppendRunTest {
 
     /**
      * Three stores (with {@code flags}) each behind a proxy, this JVM's client host and a client
-     * process connected through the proxies, and a fault schedule ready to start.
+     * process connected through the proxies, and a fault schedule ready to start. Both client hosts
+     * journal to {@code target/check/journals-NAME}, so that a run that fails keeps its history.
      */
-    private FaultSchedule startUnderFaults(int keysPerStore, boolean tls, long seed, String... flags)
+    private FaultSchedule startUnderFaults(String name, int keysPerStore, boolean tls, long seed, String... flags)
             throws IOException, InterruptedException {
+        Path journals = OUTPUT.resolve("journals-" + name);
+        if (Files.exists(journals)) {
+            try (var old = Files.list(journals)) {
+                for (Path file : old.toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+        Files.createDirectories(journals);
         List<String> storeFlags = new ArrayList<>(List.of(flags));
         if (tls) {
             storeFlags.add("--tls");
@@ -124,25 +143,35 @@ class ListAppendRunTest {
             proxied.add(proxy.address());
         }
         workload = ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false,
-                new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed), txn -> { });
-        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, OUTPUT.resolve("logs"), stores, storeFlags, proxies,
+                new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed),
+                History.journal(journals.resolve("client.journal")));
+        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores, storeFlags, proxies,
                 workload, tls, keysPerStore);
         clients = faults;
         faults.startClientProcess();
         return faults;
     }
 
-    /** Runs the workload while {@code faults} are injected, then checks every client host's history. */
+    /**
+     * Runs the workload while {@code faults} are injected (longer, in steps of {@link #EXTENSION},
+     * while the schedule finishes its first round; bounded), then a little with every fault healed,
+     * then checks every client host's history.
+     */
     private CheckResult runUnderFaults(String name, Duration run, FaultSchedule faults) throws Exception {
+        long startedAt = System.nanoTime();
         Thread injecting = faults.start(run);
         History own = workload.run(run, Integer.MAX_VALUE);
+        for (int more = 0; more < MAX_EXTENSIONS && injecting.isAlive(); more++) {
+            own = workload.run(EXTENSION, Integer.MAX_VALUE);
+        }
         faults.stop(injecting);
+        own = workload.run(EXTENSION, Integer.MAX_VALUE);
         faults.stopClientProcess();
         List<Txn> all = new ArrayList<>(own.txns());
         all.addAll(History.readJournals(faults.journals()).txns());
         System.out.println(name + ": faults injected: " + faults.log() + "; this JVM's client: "
                 + workload.committed() + " committed, not committed by why: " + workload.failureReasons());
-        return check(name, run, new History(all));
+        return check(name, Duration.ofNanos(System.nanoTime() - startedAt), new History(all));
     }
 
     private static boolean hasCycle(CheckResult result) {
