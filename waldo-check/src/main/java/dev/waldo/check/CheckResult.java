@@ -42,7 +42,8 @@ public record CheckResult(int committed, int failed, int unknown, int unknownSee
         StringBuilder out = new StringBuilder(String.format(
                 "%d transactions checked (%d committed, %d failed, %d unknown of which %d seen committed), %d edges,"
                         + " %d anomalies %s",
-                committed + failed + unknown, committed, failed, unknown, unknownSeen, edges, anomalies.size(), countsByType()));
+                committed + failed + unknown, committed, failed, unknown, unknownSeen, edges, anomalies.size(),
+                countsByType()));
         Map<String, Integer> shown = new TreeMap<>();
         int hidden = 0;
         for (Anomaly anomaly : anomalies) {

@@ -54,7 +54,8 @@ public record History(List<Txn> txns) {
     /**
      * A journal that appends each record to {@code file} in the text form, one line each, and
      * hands it to the operating system at once: a process killed with {@code -9} loses none of the
-     * lines it wrote (each ends with {@code " ."}, so that one cut short shows). A transaction is recorded when it starts (outcome unknown) and again when it
+     * lines it wrote (each ends with {@code " ."}, so that one cut short shows). A transaction is
+     * recorded when it starts (outcome unknown) and again when it
      * ends; {@link #readJournals} keeps the last record of each.
      */
     public static ListAppendWorkload.Journal journal(Path file) throws IOException {
@@ -86,7 +87,8 @@ public record History(List<Txn> txns) {
                 String line = lines.get(i);
                 try {
                     if (!line.endsWith(JOURNAL_LINE_END)) {
-                        throw new IllegalArgumentException("cut short: no '" + JOURNAL_LINE_END.trim() + "' at its end");
+                        throw new IllegalArgumentException("cut short: no '" + JOURNAL_LINE_END.trim()
+                                + "' at its end");
                     }
                     Txn txn = parse(line.substring(0, line.length() - JOURNAL_LINE_END.length()));
                     last.put(txn.id(), txn);

@@ -72,8 +72,9 @@ final class FaultSchedule implements AutoCloseable {
      * pausing about {@code pauseMs} between faults. State directories are under {@code dir}; the
      * client process's journals go to {@code journalDir}, so that they outlive the test.
      */
-    FaultSchedule(long seed, long pauseMs, Path dir, Path journalDir, Path logs, List<JavaProcess> stores, List<String> storeFlags,
-            List<LinkProxy> proxies, ListAppendWorkload workload, boolean tls, int keysPerStore) {
+    FaultSchedule(long seed, long pauseMs, Path dir, Path journalDir, Path logs, List<JavaProcess> stores,
+            List<String> storeFlags, List<LinkProxy> proxies, ListAppendWorkload workload, boolean tls,
+            int keysPerStore) {
         this.seed = seed;
         this.pauseMs = pauseMs;
         this.random = new Random(seed);

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the same faults, which the checker must catch.
  *
  * <p>Each run lasts {@code -Dcheck.seconds} (default 6; the run under faults
- * 9 s more, and extended while its first round of faults is not done) with {@code -Dcheck.clients} clients in this JVM (default 8);
+ * 9 s more, and extended while its first round of faults is not done)
+ * with {@code -Dcheck.clients} clients in this JVM (default 8);
  * {@code -Dcheck.seed} (default 3) and {@code -Dcheck.faultPauseMs} (default
  * 1000) set the run under faults. The long run documented in the README
  * raises them. Every run's history is kept in {@code
@@ -90,6 +91,9 @@ class ListAppendRunTest {
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
         FaultSchedule faults = startUnderFaults("faults", 5, true, FAULT_SEED);
         CheckResult result = runUnderFaults("faults", run, faults);
+        // The schedule and every client's choices follow from the seed (the machine's timing does not).
+        assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
+                .isEmpty();
         assertValid(result);
         faults.assertRanToItsEnd();
         assertThat(faults.kindsInjected()).as("faults injected").containsAll(List.of(FaultSchedule.Kind.values()));
@@ -145,8 +149,8 @@ class ListAppendRunTest {
         workload = ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false,
                 new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed),
                 History.journal(journals.resolve("client.journal")));
-        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores, storeFlags, proxies,
-                workload, tls, keysPerStore);
+        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores,
+                storeFlags, proxies, workload, tls, keysPerStore);
         clients = faults;
         faults.startClientProcess();
         return faults;
