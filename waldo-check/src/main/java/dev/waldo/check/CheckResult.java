@@ -10,10 +10,12 @@ import java.util.TreeMap;
  * @param committed transactions that committed
  * @param failed transactions that were backed out
  * @param unknown transactions whose outcome the client never learned
+ * @param unknownSeen of those, how many some read shows an append of: they committed
  * @param edges dependency and real-time edges in the graph that was searched for cycles
  * @param anomalies everything found; empty when the history is strictly serializable as far as it shows
  */
-public record CheckResult(int committed, int failed, int unknown, long edges, List<Anomaly> anomalies) {
+public record CheckResult(int committed, int failed, int unknown, int unknownSeen, long edges,
+                          List<Anomaly> anomalies) {
     public CheckResult {
         anomalies = List.copyOf(anomalies);
     }
@@ -38,8 +40,10 @@ public record CheckResult(int committed, int failed, int unknown, long edges, Li
      */
     public String summary(int limitPerType) {
         StringBuilder out = new StringBuilder(String.format(
-                "%d transactions checked (%d committed, %d failed, %d unknown), %d edges, %d anomalies %s",
-                committed + failed + unknown, committed, failed, unknown, edges, anomalies.size(), countsByType()));
+                "%d transactions checked (%d committed, %d failed, %d unknown of which %d seen committed), %d edges,"
+                        + " %d anomalies %s",
+                committed + failed + unknown, committed, failed, unknown, unknownSeen, edges, anomalies.size(),
+                countsByType()));
         Map<String, Integer> shown = new TreeMap<>();
         int hidden = 0;
         for (Anomaly anomaly : anomalies) {

@@ -4,9 +4,12 @@ import dev.waldo.check.program.ClientDesk;
 import dev.waldo.check.program.ListClient;
 import dev.waldo.check.program.Op;
 import dev.waldo.check.program.Structs;
+import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.EndpointRef;
-import dev.waldo.runtime.WaldoException;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.TransactionAbortedException;
+import dev.waldo.runtime.storage.FileStorage;
 import dev.waldo.runtime.lang.WList;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -19,19 +22,31 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Clients of the list-append workload, all in this JVM on one Waldo host, so
- * that one clock ({@link System#nanoTime()}) times every invocation and
- * completion of the history. Each client runs one transaction at a time: a
- * few appends of unique values and reads, on keys spread over the store hosts
- * (each key, {@code s<store>k<slot>g<generation>}, lives on one store), through {@code ListClient.run}, which is one
- * transaction across every store it touches.
+ * Clients of the list-append workload, on one Waldo host (this JVM's, or a
+ * {@link ClientProcess}'s). Every invocation and completion is timed by
+ * {@link System#nanoTime()}, which on Linux reads the system-wide monotonic
+ * clock, so histories of client processes on one machine share one clock.
+ * Each client runs one transaction at a time: a few appends of unique values
+ * and reads, on keys spread over the store hosts (each key,
+ * {@code s<store>r<incarnation>k<slot>g<generation>}, lives on one run of one
+ * store), through {@code ListClient.run}, which is one transaction across
+ * every store it touches.
+ *
+ * <p>An outcome is {@code FAILED} only when the runtime said the transaction
+ * was backed out ({@link TransactionAbortedException}). A
+ * {@link NetworkException} is indeterminate, as an "info" operation is in
+ * Elle: a commit may have been decided while the link went down, so the
+ * transaction is recorded {@code UNKNOWN} (it may or may not have happened).
  */
 public final class ListAppendWorkload implements AutoCloseable {
     /** How long to wait at the end for a client whose transaction still runs before calling its outcome unknown. */
     private static final Duration STRAGGLER_PATIENCE = Duration.ofSeconds(15);
+    /** How long {@link #storeRestarted} waits for the transport's own redial of a restarted store. */
+    private static final Duration RELINK_PATIENCE = Duration.ofSeconds(5);
 
     /**
      * The shape of the load.
@@ -42,8 +57,27 @@ public final class ListAppendWorkload implements AutoCloseable {
      * @param appendsPerKey appends after which a key is retired for a fresh one (as Elle does), so
      *     that lists, and the history's reads of them, stay short however long the run
      * @param seed seeds every client's choices
+     * @param idBase transaction ids start above this, and client numbers ({@link Txn#process}) at it
+     *     divided by 10,000: distinct bases keep the histories of several client hosts apart
+     * @param valueBase appended values start above this (they must be unique across client hosts, and
+     *     below 2^53: Waldo numbers are doubles)
      */
-    public record Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed) {
+    public record Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed,
+                           int idBase, long valueBase) {
+        /** Settings for the only client host of a run. */
+        public Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed) {
+            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0);
+        }
+    }
+
+    /**
+     * Where a client host writes each transaction as it starts (outcome unknown) and again as it
+     * ends, so that the history of a client killed mid-transaction survives it
+     * ({@link History#readJournals}).
+     */
+    public interface Journal {
+        /** Records {@code txn}; a later record of the same id supersedes it. Called by many threads. */
+        void record(Txn txn);
     }
 
     private record Pending(int id, int process, long invokedAt, List<MicroOp> ops) {
@@ -51,45 +85,105 @@ public final class ListAppendWorkload implements AutoCloseable {
 
     private final NetHost net;
     private final ListClient client;
-    private final WList<EndpointRef> stores;
+    /** The ListStore of each store host, replaced (copy on write) when a store is restarted. */
+    private volatile WList<EndpointRef> stores;
+    /** The run of each store that new transactions choose keys of. */
+    private final AtomicIntegerArray incarnations;
     private final Settings settings;
-    private final Set<Integer> down = ConcurrentHashMap.newKeySet();
-    /** Appends issued so far to each key slot ("s{store}k{slot}"); the slot's current key follows from it. */
+    private final Journal journal;
+    /** Appends issued so far to each key slot ("s{store}r{incarnation}k{slot}"); its current key follows. */
     private final Map<String, AtomicInteger> slotAppends = new ConcurrentHashMap<>();
-    private final AtomicLong nextValue = new AtomicLong(1);
-    private final AtomicInteger nextId = new AtomicInteger();
+    private final AtomicLong nextValue;
+    private final AtomicInteger nextId;
     private final ConcurrentLinkedQueue<Txn> finished = new ConcurrentLinkedQueue<>();
     private final Map<Integer, Pending> running = new ConcurrentHashMap<>();
     private final AtomicInteger committed = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger indeterminate = new AtomicInteger();
+    /** How many transactions ended without committing, by why: the abort reason, or "unreachable". */
+    private final Map<String, Integer> reasons = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
 
-    private ListAppendWorkload(NetHost net, WList<EndpointRef> stores, Settings settings) {
+    private ListAppendWorkload(NetHost net, WList<EndpointRef> stores, Settings settings, Journal journal) {
         this.net = net;
         this.client = ListClient.create(net.host());
         this.stores = stores;
+        this.incarnations = new AtomicIntegerArray(stores.size());
         this.settings = settings;
+        this.journal = journal;
+        this.nextValue = new AtomicLong(settings.valueBase() + 1);
+        this.nextId = new AtomicInteger(settings.idBase());
     }
 
-    /** Connects a client host (state in {@code stateDir}) to every store at {@code storeAddresses}. */
+    /**
+     * Connects a client host named "client" (state in {@code stateDir}, transaction records in
+     * memory) to every store at {@code storeAddresses}, each in its first run.
+     */
     public static ListAppendWorkload connect(List<InetSocketAddress> storeAddresses, Path stateDir, boolean tls,
             Settings settings) {
-        NetHost net = NetHost.start(StoreServer.hostConfig("client", stateDir, tls), Structs::create);
+        return connect("client", storeAddresses, stateDir, tls, false, settings, txn -> { });
+    }
+
+    /**
+     * Connects a client host {@code hostId} to every store at {@code storeAddresses}, each in its
+     * first run. With {@code durable} the host logs its transactions to {@code stateDir/transactions}
+     * ({@code FileStorage}), so that, killed and started again on that directory, it resends the
+     * commits it decided and answers "backed out" for the rest: the stores need that to settle the
+     * attempts it left prepared. Every transaction is given to {@code journal} as it starts and ends.
+     */
+    public static ListAppendWorkload connect(String hostId, List<InetSocketAddress> storeAddresses, Path stateDir,
+            boolean tls, boolean durable, Settings settings, Journal journal) {
+        NetConfig config = StoreServer.hostConfig(hostId, stateDir, tls);
+        NetHost net = durable ? NetHost.start(config, Structs::create,
+                FileStorage.open(stateDir.resolve("transactions"))) : NetHost.start(config, Structs::create);
         try {
-            WList<EndpointRef> desks = new WList<>();
+            WList<EndpointRef> services = new WList<>();
             for (InetSocketAddress address : storeAddresses) {
-                desks.add(net.connect(address, ClientDesk::create).partner());
+                services.add(serviceAt(net, address));
             }
-            return new ListAppendWorkload(net, ListClient.create(net.host()).services(desks), settings);
+            return new ListAppendWorkload(net, services, settings, journal);
         } catch (RuntimeException e) {
             net.close();
             throw e;
         }
     }
 
-    /** From now on no new transaction touches store {@code store} (it was killed). */
-    public void markDown(int store) {
-        down.add(store);
+    private static EndpointRef serviceAt(NetHost net, InetSocketAddress address) {
+        WList<EndpointRef> desk = new WList<>();
+        desk.add(net.connect(address, ClientDesk::create).partner());
+        return ListClient.create(net.host()).services(desk).get(0);
+    }
+
+    /**
+     * Store {@code store} was started again, in run {@code incarnation}, at {@code address}:
+     * connects to its new ListStore, and new transactions choose keys of that run from now on.
+     *
+     * <p>It first waits (up to {@link #RELINK_PATIENCE}) for the transport to have dialed the
+     * store again by itself: a connection opened while that redial is under way can be replaced
+     * by it, and the request that creates the partner endpoint, sent on the replaced one, is then
+     * never answered (the connect gives up only after 10 s).
+     *
+     * @throws NetworkException if the store cannot be reached yet (the caller may try again)
+     */
+    public void storeRestarted(int store, InetSocketAddress address, int incarnation) throws InterruptedException {
+        String hostId = stores.get(store).host();
+        long giveUpAt = System.nanoTime() + RELINK_PATIENCE.toNanos();
+        while (net.peer(hostId).isEmpty() && System.nanoTime() < giveUpAt) {
+            Thread.sleep(50);
+        }
+        EndpointRef service = serviceAt(net, address);
+        synchronized (this) {
+            WList<EndpointRef> updated = new WList<>();
+            updated.addAll(stores);
+            updated.set(store, service);
+            stores = updated;
+        }
+        incarnations.set(store, incarnation);
+    }
+
+    /** The run of store {@code store} that new transactions use. */
+    public int incarnation(int store) {
+        return incarnations.get(store);
     }
 
     /** Transactions committed so far. */
@@ -102,7 +196,17 @@ public final class ListAppendWorkload implements AutoCloseable {
         return failed.get();
     }
 
-    /** Errors other than the runtime's "backed out" ones (their transactions count as unknown). */
+    /** Transactions whose outcome the client could not learn (a {@link NetworkException}) so far. */
+    public int indeterminate() {
+        return indeterminate.get();
+    }
+
+    /** How many transactions ended without committing so far, by why (abort reason, or "unreachable"). */
+    public Map<String, Integer> failureReasons() {
+        return new java.util.TreeMap<>(reasons);
+    }
+
+    /** Errors other than the runtime's "backed out" and "unreachable" ones (their transactions count as unknown). */
     public List<String> unexpectedErrors() {
         return List.copyOf(unexpected);
     }
@@ -119,8 +223,8 @@ public final class ListAppendWorkload implements AutoCloseable {
         AtomicInteger started = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < settings.clients(); c++) {
-            int process = c;
             Random random = new Random(settings.seed() * 1_000 + c);
+            int process = settings.idBase() / 10_000 + c;
             threads.add(Thread.ofPlatform().daemon().name("list-append-client-" + c).start(() -> {
                 while (System.nanoTime() < stopAt && started.incrementAndGet() <= maxTxns) {
                     runOne(process, random);
@@ -153,43 +257,49 @@ public final class ListAppendWorkload implements AutoCloseable {
             Op step = new Op();
             step.append = op.append();
             step.store = storeOf(op.key());
+            step.incarnation = incarnationOf(op.key());
             step.key = op.key();
             step.value = op.value();
             program.add(step);
         }
+        WList<EndpointRef> services = stores;
         Pending pending = new Pending(nextId.incrementAndGet(), process, System.nanoTime(), ops);
         running.put(pending.id, pending);
+        // Journaled before it is invoked: a client killed from here on leaves it in the history, unknown.
+        journal.record(new Txn(pending.id, process, pending.invokedAt, Txn.NEVER, Outcome.UNKNOWN, ops));
         Outcome outcome;
         List<MicroOp> observed = ops;
         try {
-            WList<WList<Double>> results = client.run(program, stores);
+            WList<WList<Double>> results = client.run(program, services);
             observed = withResults(ops, results);
             outcome = Outcome.OK;
             committed.incrementAndGet();
-        } catch (WaldoException backedOut) {
+        } catch (TransactionAbortedException backedOut) {
             outcome = Outcome.FAILED;
             failed.incrementAndGet();
+            reasons.merge(backedOut.reason().toString(), 1, Integer::sum);
+        } catch (NetworkException unreachable) {
+            outcome = Outcome.UNKNOWN;
+            indeterminate.incrementAndGet();
+            reasons.merge("unreachable", 1, Integer::sum);
         } catch (RuntimeException other) {
             outcome = Outcome.UNKNOWN;
             unexpected.add(other.toString());
         }
         long completedAt = System.nanoTime();
+        Txn txn = new Txn(pending.id, process, pending.invokedAt, completedAt, outcome, observed);
+        journal.record(txn);
         running.remove(pending.id);
-        finished.add(new Txn(pending.id, process, pending.invokedAt, completedAt, outcome, observed));
+        finished.add(txn);
     }
 
-    /** 2 to maxOpsPerTxn operations, each an append or a read of a random key on a store that is up. */
+    /** 2 to maxOpsPerTxn operations, each an append or a read of a random key, in each store's current run. */
     private List<MicroOp> generate(Random random) {
-        List<Integer> up = new ArrayList<>();
-        for (int s = 0; s < stores.size(); s++) {
-            if (!down.contains(s)) {
-                up.add(s);
-            }
-        }
         List<MicroOp> ops = new ArrayList<>();
         int count = 2 + random.nextInt(Math.max(1, settings.maxOpsPerTxn() - 1));
         for (int i = 0; i < count; i++) {
-            String slot = "s" + up.get(random.nextInt(up.size())) + "k" + random.nextInt(settings.keysPerStore());
+            int store = random.nextInt(incarnations.length());
+            String slot = "s" + store + "r" + incarnations.get(store) + "k" + random.nextInt(settings.keysPerStore());
             AtomicInteger appends = slotAppends.computeIfAbsent(slot, s -> new AtomicInteger());
             if (random.nextBoolean()) {
                 String key = slot + "g" + appends.getAndIncrement() / settings.appendsPerKey();
@@ -202,7 +312,11 @@ public final class ListAppendWorkload implements AutoCloseable {
     }
 
     private static int storeOf(String key) {
-        return Integer.parseInt(key.substring(1, key.indexOf('k')));
+        return Integer.parseInt(key.substring(1, key.indexOf('r')));
+    }
+
+    private static int incarnationOf(String key) {
+        return Integer.parseInt(key.substring(key.indexOf('r') + 1, key.indexOf('k')));
     }
 
     private static List<MicroOp> withResults(List<MicroOp> ops, WList<WList<Double>> results) {

@@ -6,6 +6,7 @@ import dev.waldo.check.program.Structs;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.net.Security;
+import dev.waldo.runtime.storage.FileStorage;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -19,8 +20,13 @@ import java.util.List;
  * is killed.
  *
  * <pre>
- * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler]
+ * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler] [--port N] [--incarnation N]
  * </pre>
+ * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
+ * a store killed with {@code -9} and started again with the same id, state directory and
+ * {@code --port} takes up the attempts it had prepared and learns their outcome from its peers.
+ * Its lists start empty in each run (the runtime keeps no variables across runs): {@code
+ * --incarnation} numbers the run, and the store backs out every operation meant for another.
  * {@code --broken-scheduler} releases every attempt's locks as it votes yes,
  * before the decision ({@code waldo.test.releaseLocksAtVote}): a scheduler that
  * is wrong on purpose, so that a test can see the checker catch it.
@@ -37,7 +43,8 @@ public final class StoreServer {
     /** Starts the store; see the class comment for the arguments. */
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler]");
+            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler] [--port N]"
+                    + " [--incarnation N]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(2, args.length);
@@ -45,9 +52,12 @@ public final class StoreServer {
             // Set before the runtime's core classes load: the switch is read once, when they do.
             System.setProperty("waldo.test.releaseLocksAtVote", "true");
         }
-        NetHost net = NetHost.start(hostConfig(args[0], Path.of(args[1]), flags.contains("--tls")), Structs::create);
+        Path stateDir = Path.of(args[1]);
+        NetHost net = NetHost.start(hostConfig(args[0], stateDir, flags.contains("--tls")), Structs::create,
+                FileStorage.open(stateDir.resolve("transactions")));
         ListStore store = ListStore.create(net.host());
-        InetSocketAddress bound = net.listen(new InetSocketAddress("127.0.0.1", 0),
+        store.startIncarnation(numberAfter(flags, "--incarnation"));
+        InetSocketAddress bound = net.listen(new InetSocketAddress("127.0.0.1", (int) numberAfter(flags, "--port")),
                 host -> StoreDesk.create(host, store.ref()), null);
         System.out.println("LISTENING " + bound.getPort());
         System.out.flush();
@@ -55,6 +65,18 @@ public final class StoreServer {
             // Nothing is read from stdin: its end tells that the parent is gone.
         }
         net.close();
+    }
+
+    /** The number after {@code flag}, or 0 when the flag is absent. */
+    private static long numberAfter(List<String> flags, String flag) {
+        int at = flags.indexOf(flag);
+        if (at < 0) {
+            return 0;
+        }
+        if (at + 1 >= flags.size()) {
+            throw new IllegalArgumentException(flag + " needs a number after it");
+        }
+        return Long.parseLong(flags.get(at + 1));
     }
 
     /** The network settings every host of the workload uses, the client's included. */

@@ -70,6 +70,102 @@ class ListAppendCheckerTest {
         assertThat(List.of(result.committed(), result.failed(), result.unknown())).containsExactly(1, 1, 2);
     }
 
+    /*
+     * Transactions of unknown outcome (Elle's "info" operations: the client got a NetworkException,
+     * or was killed): each may have taken effect at any time after its invocation, or never.
+     */
+
+    @Test
+    void anUnknownTransactionThatAReadShowsCommittedAndCanCloseACycle() {
+        // T2 read T1's append to x (T1 -wr-> T2), and a read puts T2's append to y before T1's (T2 -ww-> T1).
+        txn(1, 0, 0, Outcome.UNKNOWN, a("x", 1), a("y", 1));
+        ok(2, 1, 10, r("x", 1L), a("y", 2));
+        ok(3, 20, 30, r("y", 2L, 1L));
+        CheckResult result = check();
+        assertThat(result.anomalies()).extracting(Anomaly::type).containsExactly("G1c");
+        assertThat(result.anomalies().get(0).txns()).containsExactlyInAnyOrder(1, 2);
+        assertThat(result.unknownSeen()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnknownTransactionMayTakeEffectLongAfterItsInvocation() {
+        // T1's client never heard back: its append may land after T2's read, however late T2 ran.
+        txn(1, 0, 0, Outcome.UNKNOWN, a("x", 1));
+        ok(2, 100, 110, r("x"));
+        ok(3, 200, 210, r("x", 1L));
+        assertThat(check().anomalies()).isEmpty();
+    }
+
+    @Test
+    void theSameHistoryWithAKnownCompletionIsAStaleRead() {
+        // The control for the test above: had T1 completed before T2 began, T2's empty read is stale.
+        ok(1, 0, 50, a("x", 1));
+        ok(2, 100, 110, r("x"));
+        ok(3, 200, 210, r("x", 1L));
+        assertThat(types()).containsExactly("G-single-realtime");
+    }
+
+    @Test
+    void anUnknownTransactionStillTookEffectAfterWhatCompletedBeforeItsInvocation() {
+        // T1 completed before T2 was invoked, yet a read orders T2's append first.
+        ok(1, 0, 10, a("x", 1));
+        txn(2, 20, 0, Outcome.UNKNOWN, a("x", 2));
+        ok(3, 30, 40, r("x", 2L, 1L));
+        assertThat(types()).containsExactly("G0-realtime");
+    }
+
+    @Test
+    void anUnknownAppendThatNoReadShowsIsNeitherLostNorAnAbortedRead() {
+        txn(1, 0, 0, Outcome.UNKNOWN, a("x", 1), MicroOp.read("y", null));
+        ok(2, 100, 110, r("x"), r("y"));
+        ok(3, 200, 210, a("x", 2));
+        ok(4, 300, 310, r("x", 2L));
+        CheckResult result = check();
+        assertThat(result.anomalies()).isEmpty();
+        assertThat(result.unknownSeen()).isZero();
+    }
+
+    @Test
+    void anIntermediateReadOfAnUnknownWriterIsG1b() {
+        txn(1, 0, 0, Outcome.UNKNOWN, a("x", 1), a("x", 2));
+        ok(2, 5, 10, r("x", 1L));
+        assertThat(types()).contains("G1b");
+    }
+
+    @Test
+    void aFailedTransactionIsCertainlyBackedOutButAnUnknownOneIsNot() {
+        txn(1, 0, 10, Outcome.FAILED, a("x", 1));
+        txn(2, 0, 0, Outcome.UNKNOWN, a("y", 1));
+        ok(3, 20, 30, r("x", 1L), r("y", 1L));
+        assertThat(check().anomalies()).extracting(Anomaly::type).containsExactly("G1a");
+        assertThat(check().anomalies().get(0).txns()).containsExactlyInAnyOrder(1, 3);
+    }
+
+    @Test
+    void journalsKeepEachTransactionsLastRecordAndSkipALineCutShortByAKill(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("client.journal");
+        ListAppendWorkload.Journal journal = History.journal(file);
+        journal.record(new Txn(1, 0, 10, Txn.NEVER, Outcome.UNKNOWN, List.of(a("x", 1), MicroOp.read("y", null))));
+        journal.record(new Txn(2, 1, 11, Txn.NEVER, Outcome.UNKNOWN, List.of(a("x", 2))));
+        journal.record(new Txn(1, 0, 10, 20, Outcome.OK, List.of(a("x", 1), r("y", 7L))));
+        // The kill came in the middle of T2's completion record: without its end, it must not count.
+        java.nio.file.Files.writeString(file, "2 1 11 30 OK a:x:2 r:y:7,", java.nio.file.StandardOpenOption.APPEND);
+        Map<Integer, Txn> read = new HashMap<>();
+        History.readJournals(List.of(file)).txns().forEach(t -> read.put(t.id(), t));
+        assertThat(read.get(1).outcome()).isEqualTo(Outcome.OK);
+        assertThat(read.get(1).ops().get(1).read()).containsExactly(7L);
+        assertThat(read.get(2).outcome()).isEqualTo(Outcome.UNKNOWN);
+        assertThat(read.get(2).completedAt()).isEqualTo(Txn.NEVER);
+    }
+
+    @Test
+    void aLineCutShortInTheMiddleOfAJournalIsAnError(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("client.journal");
+        java.nio.file.Files.writeString(file, "1 0 10 - UNKNOWN a:x:1\n2 0 12 - UNKNOWN a:x:2 .\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> History.readJournals(List.of(file)))
+                .hasMessageContaining("client.journal:1").hasMessageContaining("cut short");
+    }
+
     @Test
     void writeCycleIsG0() {
         ok(1, 0, 10, a("x", 1), a("y", 1));
@@ -214,14 +310,16 @@ class ListAppendCheckerTest {
         long[][] windows = new long[count][3];
         for (int i = 0; i < count; i++) {
             long invoked = random.nextInt(10_000);
-            long effect = invoked + random.nextInt(50);
-            windows[i] = new long[] {effect, invoked, effect + random.nextInt(50), i};
+            int outcome = random.nextInt(8) == 0 ? 1 + random.nextInt(2) : 0;
+            // One whose client never heard back may take effect long after (a client killed mid-commit).
+            long effect = invoked + random.nextInt(outcome == Outcome.UNKNOWN.ordinal() ? 5_000 : 50);
+            windows[i] = new long[] {effect, invoked, effect + random.nextInt(50), i, outcome};
         }
         Arrays.sort(windows, (x, y) -> Long.compare(x[0], y[0]));
         Map<String, List<Long>> state = new HashMap<>();
         long nextValue = 1;
         for (long[] window : windows) {
-            Outcome outcome = Outcome.values()[random.nextInt(8) == 0 ? 1 + random.nextInt(2) : 0];
+            Outcome outcome = Outcome.values()[(int) window[4]];
             List<MicroOp> ops = new ArrayList<>();
             Map<String, List<Long>> view = new HashMap<>();
             for (int op = 0; op < 1 + random.nextInt(4); op++) {

@@ -17,31 +17,50 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The list-append workload against store hosts in processes of their own on
- * loopback, its history checked by {@link ListAppendChecker}: under load,
- * across a {@code kill -9} of stores, across cut, black-holed and delayed
- * links, and (the control) against a scheduler broken on purpose, which the
- * checker must catch.
+ * loopback, its history checked by {@link ListAppendChecker}: under load;
+ * with TLS on under a {@link FaultSchedule} (links delayed, cut and
+ * black-holed, stores and a client process killed with {@code -9} and
+ * restarted); and (the control) against a scheduler broken on purpose, under
+ * the same faults, which the checker must catch.
  *
- * <p>Each run lasts {@code -Dcheck.seconds} (default 6) with {@code
- * -Dcheck.clients} clients (default 8); the long run documented in the
- * README raises both. Every run's history is kept in {@code
+ * <p>Each run lasts {@code -Dcheck.seconds} (default 6; the run under faults
+ * 9 s more, and extended while its first round of faults is not done)
+ * with {@code -Dcheck.clients} clients in this JVM (default 8);
+ * {@code -Dcheck.seed} (default 3) and {@code -Dcheck.faultPauseMs} (default
+ * 1000) set the run under faults. The long run documented in the README
+ * raises them. Every run's history is kept in {@code
  * target/check/NAME.history} and its figures are appended to {@code
  * target/check/figures.txt}.
  */
 class ListAppendRunTest {
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("check.seconds", 6));
     private static final int CLIENTS = Integer.getInteger("check.clients", 8);
+    /** About how long the fault schedule pauses between faults (half to one and a half times this). */
+    private static final long FAULT_PAUSE_MS = Long.getLong("check.faultPauseMs", 1_000);
+    /** Seeds the fault schedule and the clients of the run under faults. */
+    private static final long FAULT_SEED = Long.getLong("check.seed", 3);
     private static final int APPENDS_PER_KEY = 64;
     private static final Path OUTPUT = Path.of("target", "check");
+    /** How much longer the run under faults is than the others: one round of every fault takes about 15 s. */
+    private static final Duration FAULT_RUN_EXTRA = Duration.ofSeconds(9);
+    /** The step by which a run under faults is extended while its schedule is still busy, and its healed end. */
+    private static final Duration EXTENSION = Duration.ofSeconds(5);
+    /** At most this many extensions: a minute on a machine so crowded that a round of faults takes that long. */
+    private static final int MAX_EXTENSIONS = 12;
 
     @TempDir
     Path dir;
     private final List<JavaProcess> stores = new ArrayList<>();
     private final List<LinkProxy> proxies = new ArrayList<>();
     private ListAppendWorkload workload;
+    /** The fault schedule and its client process, in the runs under faults. */
+    private FaultSchedule clients;
 
     @AfterEach
     void stopEverything() throws Exception {
+        if (clients != null) {
+            clients.close();
+        }
         if (workload != null) {
             workload.close();
         }
@@ -60,93 +79,103 @@ class ListAppendRunTest {
         assertValid(result);
     }
 
-    @Test
-    void killedStoresLeaveNoTraceOfUnfinishedTransactions() throws Exception {
-        List<InetSocketAddress> addresses = startStores(5);
-        workload = connect(addresses, new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 2));
-        List<Long> killedAt = new ArrayList<>();
-        Thread faults = Thread.ofPlatform().daemon().start(() -> killStores(List.of(1, 3), killedAt));
-        CheckResult result = runAndCheck("kill-9", RUN);
-        faults.join(RUN.toMillis());
-        assertValid(result);
-        assertThat(killedAt).hasSize(2);
-        assertThat(committedInvokedAfter(killedAt.get(1))).as("commits after the second kill").isPositive();
-    }
-
-    /** Kills each store at its share of the run; marks it down once the workload has seen a failure since. */
-    private void killStores(List<Integer> victims, List<Long> killedAt) {
-        try {
-            for (int i = 0; i < victims.size(); i++) {
-                Thread.sleep(RUN.toMillis() / (victims.size() + 1));
-                int failedBefore = workload.failed();
-                stores.get(victims.get(i)).kill();
-                killedAt.add(System.nanoTime());
-                for (int wait = 0; wait < 100 && workload.failed() == failedBefore; wait++) {
-                    Thread.sleep(50);
-                }
-                workload.markDown(victims.get(i));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    @Test
-    void droppedAndDelayedLinksKeepHistoriesValid() throws Exception {
-        List<InetSocketAddress> proxied = new ArrayList<>();
-        for (InetSocketAddress store : startStores(3)) {
-            LinkProxy proxy = LinkProxy.start("127.0.0.2", store);
-            proxies.add(proxy);
-            proxied.add(proxy.address());
-        }
-        workload = connect(proxied, new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 3));
-        List<Long> healedAt = new ArrayList<>();
-        // Longer than the others: a round of faults takes about 6 s, and commits must follow its heal.
-        Duration run = RUN.plusSeconds(4);
-        Thread faults = Thread.ofPlatform().daemon().start(() -> injectLinkFaults(run, healedAt));
-        CheckResult result = runAndCheck("links", run);
-        faults.join(run.toMillis());
-        assertValid(result);
-        assertThat(healedAt).as("link faults injected and healed").isNotEmpty();
-        assertThat(committedInvokedAfter(healedAt.get(0))).as("commits after a heal").isPositive();
-    }
-
     /**
-     * Until the run ends, rounds of: 20 ms each way on store 0's link; store 1's link cut for a
-     * second; store 2's link black-holed past the heartbeat timeout; then everything healed.
+     * TLS on, and a {@link FaultSchedule} (seeded) that delays, cuts and black-holes the links of
+     * both client hosts, kills stores with {@code -9} and restarts them on their transaction logs,
+     * and kills the client process with {@code -9} in the middle of its transactions and restarts
+     * it on its own: the history, with every transaction whose outcome no client learned left
+     * unknown, must still be strictly serializable.
      */
-    private void injectLinkFaults(Duration run, List<Long> healedAt) {
-        long endAt = System.nanoTime() + run.toNanos() - Duration.ofSeconds(6).toNanos();
-        try {
-            do {
-                proxies.get(0).delay(20);
-                proxies.get(1).cut();
-                Thread.sleep(1_000);
-                proxies.get(1).heal();
-                proxies.get(2).blackHole();
-                Thread.sleep(StoreServer.HEARTBEAT_TIMEOUT_MS + 500);
-                proxies.get(2).heal();
-                proxies.get(0).delay(0);
-                healedAt.add(System.nanoTime());
-                Thread.sleep(1_500);
-            } while (System.nanoTime() < endAt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    @Test
+    void faultsKeepHistoriesStrictlySerializable() throws Exception {
+        Duration run = RUN.plus(FAULT_RUN_EXTRA);
+        FaultSchedule faults = startUnderFaults("faults", 5, true, FAULT_SEED);
+        CheckResult result = runUnderFaults("faults", run, faults);
+        // The schedule and every client's choices follow from the seed (the machine's timing does not).
+        assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
+                .isEmpty();
+        assertValid(result);
+        faults.assertRanToItsEnd();
+        assertThat(faults.kindsInjected()).as("faults injected").containsAll(List.of(FaultSchedule.Kind.values()));
+        assertThat(committedInvokedAfter(faults.lastHealedAt())).as("commits after the last fault healed")
+                .isPositive();
     }
 
+    /** The control: a scheduler that releases locks before the decision, under the same faults, is caught. */
     @Test
-    void brokenSchedulerIsCaughtWithACycle() throws Exception {
-        workload = connect(startStores(3, "--broken-scheduler"),
-                new ListAppendWorkload.Settings(CLIENTS, 2, 4, APPENDS_PER_KEY, 4));
+    void brokenSchedulerIsCaughtWithACycleUnderFaults() throws Exception {
+        FaultSchedule faults = startUnderFaults("broken-scheduler", 2, false, 4, "--broken-scheduler");
         // A cold start commits few transactions; the run goes on (the history grows) until it
-        // shows a cycle, for at most five runs' time.
+        // shows a cycle, for at most five runs' time, faults injected all along.
+        Thread injecting = faults.start(RUN.multipliedBy(5));
         CheckResult result = runAndCheck("broken-scheduler", RUN);
         for (int more = 0; more < 4 && !hasCycle(result); more++) {
             result = runAndCheck("broken-scheduler", RUN);
         }
+        faults.stop(injecting);
+        faults.assertRanToItsEnd();
         assertThat(result.anomalies()).as("a scheduler that releases locks before the decision").isNotEmpty();
         assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
+        assertThat(faults.kindsInjected()).as("faults injected").isNotEmpty();
+    }
+
+    /**
+     * Three stores (with {@code flags}) each behind a proxy, this JVM's client host and a client
+     * process connected through the proxies, and a fault schedule ready to start. Both client hosts
+     * journal to {@code target/check/journals-NAME}, so that a run that fails keeps its history.
+     */
+    private FaultSchedule startUnderFaults(String name, int keysPerStore, boolean tls, long seed, String... flags)
+            throws IOException, InterruptedException {
+        Path journals = OUTPUT.resolve("journals-" + name);
+        if (Files.exists(journals)) {
+            try (var old = Files.list(journals)) {
+                for (Path file : old.toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+        Files.createDirectories(journals);
+        List<String> storeFlags = new ArrayList<>(List.of(flags));
+        if (tls) {
+            storeFlags.add("--tls");
+        }
+        List<InetSocketAddress> addresses = startStores(3, storeFlags.toArray(String[]::new));
+        List<InetSocketAddress> proxied = new ArrayList<>();
+        for (InetSocketAddress store : addresses) {
+            LinkProxy proxy = LinkProxy.start("127.0.0.2", store);
+            proxies.add(proxy);
+            proxied.add(proxy.address());
+        }
+        workload = ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false,
+                new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed),
+                History.journal(journals.resolve("client.journal")));
+        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores,
+                storeFlags, proxies, workload, tls, keysPerStore);
+        clients = faults;
+        faults.startClientProcess();
+        return faults;
+    }
+
+    /**
+     * Runs the workload while {@code faults} are injected (longer, in steps of {@link #EXTENSION},
+     * while the schedule finishes its first round; bounded), then a little with every fault healed,
+     * then checks every client host's history.
+     */
+    private CheckResult runUnderFaults(String name, Duration run, FaultSchedule faults) throws Exception {
+        long startedAt = System.nanoTime();
+        Thread injecting = faults.start(run);
+        History own = workload.run(run, Integer.MAX_VALUE);
+        for (int more = 0; more < MAX_EXTENSIONS && injecting.isAlive(); more++) {
+            own = workload.run(EXTENSION, Integer.MAX_VALUE);
+        }
+        faults.stop(injecting);
+        own = workload.run(EXTENSION, Integer.MAX_VALUE);
+        faults.stopClientProcess();
+        List<Txn> all = new ArrayList<>(own.txns());
+        all.addAll(History.readJournals(faults.journals()).txns());
+        System.out.println(name + ": faults injected: " + faults.log() + "; this JVM's client: "
+                + workload.committed() + " committed, not committed by why: " + workload.failureReasons());
+        return check(name, Duration.ofNanos(System.nanoTime() - startedAt), new History(all));
     }
 
     private static boolean hasCycle(CheckResult result) {
@@ -156,17 +185,12 @@ class ListAppendRunTest {
 
     private List<InetSocketAddress> startStores(int count, String... flags) throws IOException,
             InterruptedException {
-        Path logs = OUTPUT.resolve("logs");
         for (int i = 0; i < count; i++) {
-            List<String> args = new ArrayList<>(List.of("store-" + i, dir.resolve("store-" + i).toString()));
-            args.addAll(List.of(flags));
-            stores.add(JavaProcess.start("store-" + i + "-" + System.nanoTime(), logs, StoreServer.class,
-                    args.toArray(String[]::new)));
+            stores.add(FaultSchedule.startStore(OUTPUT.resolve("logs"), dir, i, List.of(flags)));
         }
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (JavaProcess store : stores) {
-            int port = Integer.parseInt(store.awaitLine("LISTENING (\\d+)").group(1));
-            addresses.add(new InetSocketAddress("127.0.0.1", port));
+            addresses.add(FaultSchedule.awaitListening(store));
         }
         return addresses;
     }
@@ -178,14 +202,23 @@ class ListAppendRunTest {
     private History history;
 
     private CheckResult runAndCheck(String name, Duration duration) throws IOException, InterruptedException {
-        history = workload.run(duration, Integer.MAX_VALUE);
+        List<Txn> all = new ArrayList<>(workload.run(duration, Integer.MAX_VALUE).txns());
+        if (clients != null) {
+            all.addAll(History.readJournals(clients.journals()).txns());
+        }
+        return check(name, duration, new History(all));
+    }
+
+    private CheckResult check(String name, Duration duration, History checked) throws IOException {
+        history = checked;
         Files.createDirectories(OUTPUT);
         history.write(OUTPUT.resolve(name + ".history"));
         long startedAt = System.nanoTime();
         CheckResult result = ListAppendChecker.check(history);
         long checkMs = (System.nanoTime() - startedAt) / 1_000_000;
-        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s", name, CLIENTS,
-                duration.toSeconds(), checkMs, result.summary(3));
+        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s%s", name, CLIENTS,
+                duration.toSeconds(), checkMs, result.summary(3),
+                clients == null ? "" : System.lineSeparator() + "  faults: " + clients.log());
         System.out.println(figures);
         Files.writeString(OUTPUT.resolve("figures.txt"), figures + System.lineSeparator(),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
