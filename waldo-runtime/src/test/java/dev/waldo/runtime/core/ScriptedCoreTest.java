@@ -758,4 +758,31 @@ class ScriptedCoreTest {
             > deliver c a
               a: root T1 COMMITTED""");
     }
+
+    /**
+     * Walter's fast commit: a transaction whose data all live on its root's host commits there
+     * without two-phase commit, with bindings taking part or not: no message and no log record.
+     */
+    @Test
+    void aTransactionWhoseDataAllLiveOnItsRootsHostCommitsThereWithoutTwoPhaseCommit() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1
+            lock a T1 x
+            done a T1
+            vote a T1 yes bound
+            finish a T1
+            log a
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > lock a T1 x
+              granted
+            > done a T1
+              a: prepare T1
+            > vote a T1 yes bound
+              a: install T1
+            > finish a T1
+              a: root T1 COMMITTED
+            > log a""");
+    }
 }
