@@ -101,8 +101,8 @@ final class Report {
                 + "content type, tag). In the serial runs every message waits for the previous one's answer, so "
                 + "no two share a flush and TLS adds %.1f records per transaction; under load the messages of "
                 + "concurrent transactions share flushes and records (%.0f bytes per transaction with TLS, %.0f "
-                + "without). The commit and ack no longer hold the caller, but they still travel (a serial run's "
-                + "next call usually overtakes them, so they may share its flush). Serial TLS within 100 bytes "
+                + "without). The commit and ack no longer hold the caller, but they still travel as frames of "
+                + "their own, and each vote carries 2 bytes more (its `unbound` flag). Serial TLS within 100 bytes "
                 + "needs fewer messages per transaction: the one-round-trip protocol named under latency "
                 + "would leave four.%n%n",
                 off.bytesPerTx(), TLS_RECORD_BYTES, (on.bytesPerTx() - off.bytesPerTx()) / TLS_RECORD_BYTES,
