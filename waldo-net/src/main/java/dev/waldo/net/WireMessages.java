@@ -55,7 +55,8 @@ final class WireMessages {
             case Message.Prepare prepare -> frame.setPrepare(Prepare.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .addAllParticipants(aliases.thirdPartyAliases(prepare.participants())));
             case Message.Vote vote -> frame.setVote(Vote.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                    .setVerdictValue(vote.verdict().ordinal()).setReason(vote.reason() == null ? "" : vote.reason()));
+                    .setVerdictValue(vote.verdict().ordinal()).setReason(vote.reason() == null ? "" : vote.reason())
+                    .setUnbound(!vote.bound()));
             case Message.Commit ignored -> frame.setCommit(Commit.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
@@ -205,7 +206,7 @@ final class WireMessages {
         }
         Message.Verdict verdict = Message.Verdict.values()[vote.getVerdictValue()];
         String reason = vote.getReason().isEmpty() ? null : vote.getReason();
-        return new Message.Vote(txn(vote.getTxnHost(), vote.getTxnSerial()), verdict, reason);
+        return new Message.Vote(txn(vote.getTxnHost(), vote.getTxnSerial()), verdict, reason, !vote.getUnbound());
     }
 
     private Message decodeAnswer(Answer answer) {

@@ -99,8 +99,13 @@ class ProtocolCodecTest {
         assertThat(reply.response()).isEqualTo(response);
 
         assertThat(aToB(new Message.Prepare(txn, Set.of(b, c)), 51)).isEqualTo(new Message.Prepare(txn, Set.of(b, c)));
-        assertThat(bToA(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"), 52))
-                .isEqualTo(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no"));
+        assertThat(bToA(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no", true), 52))
+                .isEqualTo(new Message.Vote(txn, Message.Verdict.REFUSED, "device said no", true));
+        // A yes without bindings lets the coordinator return at the decision; it must stay so on the wire.
+        assertThat(bToA(new Message.Vote(txn, Message.Verdict.YES, null, false), 52))
+                .isEqualTo(new Message.Vote(txn, Message.Verdict.YES, null, false));
+        assertThat(bToA(new Message.Vote(txn, Message.Verdict.YES, null, true), 52))
+                .isEqualTo(new Message.Vote(txn, Message.Verdict.YES, null, true));
         assertThat(aToB(new Message.Commit(txn), 53)).isEqualTo(new Message.Commit(txn));
         assertThat(bToA(new Message.Ack(txn), 54)).isEqualTo(new Message.Ack(txn));
         assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();

@@ -53,6 +53,8 @@ public final class Host implements AutoCloseable {
     private final AtomicLong frameIds = new AtomicLong();
     private final Map<TxnId, LocalTxn> txns = new ConcurrentHashMap<>();
     private final Map<TxnId, CompletableFuture<Decision.RootDone>> rootOutcomes = new ConcurrentHashMap<>();
+    /** Attempts that committed() reads wait for: completed once installed or discarded here. */
+    private final Map<TxnId, CompletableFuture<Void>> outcomesApplied = new ConcurrentHashMap<>();
     private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
     /** Journaled transactions of an earlier run whose outcome is being asked ({@link #recoverInDoubt}). */
     private final Map<TxnId, CompletableFuture<Boolean>> recovering = new ConcurrentHashMap<>();
@@ -204,6 +206,8 @@ public final class Host implements AutoCloseable {
         lock.lock();
         try {
             storage.close(); // under the lock: no append is half done
+            outcomesApplied.values().forEach(waiting -> waiting.complete(null)); // nothing will be applied now
+            outcomesApplied.clear();
         } finally {
             lock.unlock();
         }
@@ -349,6 +353,46 @@ public final class Host implements AutoCloseable {
     /** The current priority of the attempt behind {@code ctx}, for tests of the scheduling rules. */
     dev.waldo.runtime.core.Priority priorityOf(Ctx ctx) {
         return inCore(() -> core.priorityOf(((LocalTxn) ctx).id));
+    }
+
+    /**
+     * Waits until no attempt that voted yes here and holds a lock of the
+     * variable {@code object}.{@code variable} is still undecided here: a
+     * commit returns to its caller at the decision, before participants
+     * install it, so a read of the last committed value outside any
+     * transaction waits for such writers to be installed (or discarded)
+     * here, and then sees every call that returned before it. Writers whose
+     * coordinator is lost (in doubt) are not waited for
+     * ({@link HostCore#undecidedWriters}), nor does a read made under the
+     * host's own lock wait (it would wait for itself).
+     */
+    void awaitUndecidedWriters(long object, String variable) {
+        if (lock.isHeldByCurrentThread()) {
+            return; // inside the host's own handling of the core: waiting here would wait for itself
+        }
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (TxnId writer : core.undecidedWriters(LockId.whole(object, variable))) {
+                waits.add(outcomesApplied.computeIfAbsent(writer, txn -> new CompletableFuture<>()));
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (CompletableFuture<Void> wait : waits) {
+            wait.join();
+        }
+    }
+
+    /** Wakes the committed() reads that wait for {@code txn}'s outcome here. Lock held. */
+    private void outcomeApplied(TxnId txn) {
+        CompletableFuture<Void> waiting = outcomesApplied.remove(txn);
+        if (waiting != null) {
+            waiting.complete(null);
+        }
     }
 
     /** The attempt behind {@code ctx}, for tests. */
@@ -570,10 +614,12 @@ public final class Host implements AutoCloseable {
             case Decision.PrepareLocal prepare -> prepareLocal(prepare.txn(), txn);
             case Decision.Install install -> {
                 install(install.txn());
+                outcomeApplied(install.txn());
                 settleRecovered(install.txn(), true);
             }
             case Decision.Discard discard -> {
                 discard(discard.txn());
+                outcomeApplied(discard.txn());
                 settleRecovered(discard.txn(), false);
             }
             case Decision.RootDone done -> {

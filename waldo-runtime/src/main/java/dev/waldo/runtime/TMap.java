@@ -100,6 +100,7 @@ public final class TMap<K, V> implements Cell {
 
     /** A copy of the last committed map, read outside any transaction. */
     public WMap<K, V> committed() {
+        owner.host().awaitUndecidedWriters(owner.objectId(), name);
         return Values.copy(committed);
     }
 
@@ -122,7 +123,7 @@ public final class TMap<K, V> implements Cell {
 
     @Override
     public Object committedCopy() {
-        return committed();
+        return Values.copy(committed); // the runtime's own read, under the host's lock: it must not wait
     }
 
     @Override

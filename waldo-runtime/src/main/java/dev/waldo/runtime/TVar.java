@@ -48,6 +48,7 @@ public final class TVar<T> implements Cell {
 
     /** A copy of the last committed value, read outside any transaction (tests, status). */
     public T committed() {
+        owner.host().awaitUndecidedWriters(owner.objectId(), name);
         return Values.copy(committed);
     }
 

@@ -171,7 +171,10 @@ public abstract class WaldoObject {
     /**
      * Reads a variable's last committed value outside any transaction, typed:
      * {@code service.committed(SystemGroup.LOCATION)}. For status, drift checks
-     * and bindings; lists, maps and structs are returned as copies.
+     * and bindings; lists, maps and structs are returned as copies. It sees
+     * the writes of every transaction whose call returned before it: it
+     * waits while an attempt that voted yes here on the variable awaits its
+     * decision (see {@link Host}'s notes on committed reads).
      *
      * @param variable a constant of this object's generated class
      * @throws IllegalArgumentException if {@code variable} belongs to another class
@@ -181,6 +184,7 @@ public abstract class WaldoObject {
         if (cell == null) {
             throw new IllegalStateException(variable + " is not declared yet: read it after the constructor ran");
         }
+        host.awaitUndecidedWriters(objectId(), variable.name());
         return variable.cast(cell.committedCopy());
     }
 
@@ -205,6 +209,7 @@ public abstract class WaldoObject {
         if (cell == null) {
             throw new IllegalArgumentException(kind + " has no variable '" + variable + "'");
         }
+        host.awaitUndecidedWriters(objectId(), variable);
         return cell.committedCopy();
     }
 

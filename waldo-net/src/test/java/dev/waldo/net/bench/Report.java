@@ -71,17 +71,20 @@ final class Report {
         int cores = Runtime.getRuntime().availableProcessors();
         md.append("## Why\n\n");
         md.append("- **Latency.** A transaction is three round trips on the wire: the step (call, reply), "
-                + "prepare (prepare, vote) and commit (commit, ack), and the core reports a root done only "
-                + "after every ack (`HostCore.finishIfAcknowledged`); the floor is one round trip. Each Waldo "
-                + "round trip also crosses threads the floor's does not: the caller hands the call and the "
-                + "prepare to the I/O thread and is woken for the reply and for the outcome, and the partner "
-                + "runs the step on a virtual thread of its own, which hands the reply back to its I/O thread: "
-                + "six thread wake-ups per transaction against the floor's two. So the ratio cannot go below "
-                + "about 3× with this protocol and threading. Reaching 2× needs fewer round trips: the core "
-                + "returning once the commit decision is taken (acks only release coordinator memory and could "
-                + "travel later, with the next frame) and the last step's call carrying the prepare and its "
-                + "reply the vote. Running a served step on the I/O thread when it cannot block would remove "
-                + "two of the wake-ups.\n");
+                + "prepare (prepare, vote) and commit (commit, ack), but its caller waits for two: the core "
+                + "reports a root committed at the decision (`Coordinator.finishIfAcknowledged`), and the "
+                + "commit and its ack travel after the caller returned (a participant keeps the attempt's "
+                + "locks until it installed, and `committed()` reads there wait for it, so nothing the caller "
+                + "does next misses the writes). The floor is one round trip. Each Waldo round trip also "
+                + "crosses threads the floor's does not: the caller hands the call and the prepare to the I/O "
+                + "thread and is woken for the reply and for the decision, and the partner runs the step on a "
+                + "virtual thread of its own, which hands the reply back to its I/O thread: six thread "
+                + "wake-ups per transaction against the floor's two. So the ratio cannot go below about 2× "
+                + "with this protocol and threading, and the wake-ups keep it above. Reaching 2× needs the "
+                + "last step's call to carry the prepare and its reply the vote (one round trip; the runtime "
+                + "cannot tell the last partner step from the others, the compiler would have to mark it), and "
+                + "running a served step on the I/O thread when it cannot block, which would remove two of the "
+                + "wake-ups.\n");
         md.append(String.format(Locale.ROOT, "- **Throughput.** Waldo spends %.0f µs (TLS off) and %.0f µs "
                 + "(TLS on) of CPU per transaction in the two processes, which caps %d cores at about %s and "
                 + "%s tx/s even with nothing else running; %s tx/s needs at most %.0f µs. The host layer alone "
@@ -98,8 +101,10 @@ final class Report {
                 + "content type, tag). In the serial runs every message waits for the previous one's answer, so "
                 + "no two share a flush and TLS adds %.1f records per transaction; under load the messages of "
                 + "concurrent transactions share flushes and records (%.0f bytes per transaction with TLS, %.0f "
-                + "without). Serial TLS within 100 bytes needs fewer messages per transaction: the protocol "
-                + "changes named under latency would leave three.%n%n",
+                + "without). The commit and ack no longer hold the caller, but they still travel as frames of "
+                + "their own, and each vote carries 2 bytes more (its `unbound` flag). Serial TLS within 100 bytes "
+                + "needs fewer messages per transaction: the one-round-trip protocol named under latency "
+                + "would leave four.%n%n",
                 off.bytesPerTx(), TLS_RECORD_BYTES, (on.bytesPerTx() - off.bytesPerTx()) / TLS_RECORD_BYTES,
                 on.loadedBytesPerTx(), off.loadedBytesPerTx()));
     }

@@ -75,6 +75,8 @@ final class Coordinator {
         root.attempt = id;
         root.phase = RootRecord.Phase.RUNNING;
         root.awaiting.clear();
+        root.bound.clear();
+        root.reported = false;
         root.result = null;
         root.reason = null;
         TxnRecord txn = new TxnRecord(id, locking.primaries.priorityOf(root, state.host));
@@ -113,6 +115,7 @@ final class Coordinator {
             participant.backoutLocal(record);
         }
         root.result = Result.RETRY;
+        roots.remove(root.attempt);
         rootDone(root);
     }
 
@@ -149,6 +152,9 @@ final class Coordinator {
         switch (vote.verdict()) {
             case YES -> {
                 root.awaiting.remove(from);
+                if (vote.bound()) {
+                    root.bound.add(from);
+                }
                 if (root.awaiting.isEmpty()) {
                     decideCommit(root);
                 }
@@ -232,14 +238,34 @@ final class Coordinator {
         }
     }
 
+    /**
+     * Tells the root's caller the outcome once it may return, and forgets the
+     * root once every acknowledgement arrived. A commit returns at the
+     * decision (logged first, when others take part), as soon as no host
+     * whose bindings took part still owes its ack: a participant without
+     * bindings keeps the attempt's locks until it installed, so whatever the
+     * caller does next, transactionally or through a committed() read (which
+     * waits for prepared writers, see {@link HostCore#undecidedWriters}), sees its
+     * writes. A backout returns once every reachable participant acknowledged,
+     * so a retry never meets its own previous attempt's locks.
+     */
     private void finishIfAcknowledged(RootRecord root) {
-        if (root.awaiting.isEmpty() && roots.get(root.attempt) == root) {
+        if (roots.get(root.attempt) != root) {
+            return;
+        }
+        boolean returnable = root.awaiting.isEmpty() || root.phase == RootRecord.Phase.DECIDED
+                && root.result == Result.COMMITTED && java.util.Collections.disjoint(root.awaiting, root.bound);
+        if (returnable && !root.reported) {
             rootDone(root);
+        }
+        if (root.awaiting.isEmpty()) {
+            roots.remove(root.attempt);
         }
     }
 
+    /** Reports the root's outcome to its caller (once), retrying or promoting the endpoint's next root. */
     private void rootDone(RootRecord root) {
-        roots.remove(root.attempt);
+        root.reported = true;
         state.decide(new Decision.RootDone(root.attempt, root.result, root.reason));
         if (root.result == Result.RETRY) {
             retrying.put(root.attempt, root);

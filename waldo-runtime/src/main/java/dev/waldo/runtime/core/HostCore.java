@@ -288,6 +288,32 @@ public final class HostCore {
         return outcome == null ? Message.Outcome.UNDECIDED : outcome;
     }
 
+    // ---- reads outside transactions ------------------------------------------------------------
+
+    /**
+     * The attempts that hold a lock of {@code variable} here (any key of a
+     * map) and voted yes, waiting for their coordinator's decision: one of
+     * them may already be committed and its root's caller returned (a commit
+     * returns at the decision, before this host installs it). A read of the
+     * last committed value outside any transaction waits until each of them
+     * was installed or discarded here, so that it sees the writes of every
+     * call that returned before it. An attempt in doubt (its coordinator
+     * lost) is not listed: its outcome may take a while, and such a read then
+     * sees the value from before it.
+     *
+     * @param variable the whole-variable lock of the variable read
+     */
+    public List<TxnId> undecidedWriters(LockId variable) {
+        List<TxnId> writers = new java.util.ArrayList<>();
+        for (TxnRecord holder : locking.holders(variable.wholeLock())) {
+            if (holder.state == TxnRecord.State.PREPARED && holder.localVote == Message.Verdict.YES
+                    && !holder.inDoubt && state.txns.get(holder.id) == holder) {
+                writers.add(holder.id);
+            }
+        }
+        return writers;
+    }
+
     // ---- in doubt --------------------------------------------------------------------------
 
     /**

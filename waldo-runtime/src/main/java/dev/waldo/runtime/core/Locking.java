@@ -56,6 +56,11 @@ final class Locking {
         }
     }
 
+    /** The attempts holding a lock that conflicts with {@code lock} (for a whole lock: any lock of its variable). */
+    List<TxnRecord> holders(LockId lock) {
+        return locks.blockers(null, lock);
+    }
+
     void releaseLocks(TxnRecord record) {
         for (Object variable : locks.releaseAll(record)) {
             grant(variable);

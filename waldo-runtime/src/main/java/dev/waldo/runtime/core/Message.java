@@ -42,8 +42,14 @@ public sealed interface Message {
     record Prepare(TxnId txn, Set<Integer> participants) implements Message {
     }
 
-    /** A participant's answer to {@link Prepare}. */
-    record Vote(TxnId txn, Verdict verdict, String reason) implements Message {
+    /**
+     * A participant's answer to {@link Prepare}. {@code bound}: bindings took
+     * part at the voter, so after a commit the root's caller waits for the
+     * voter's {@link Ack} (sent once they committed); without bindings the
+     * caller returns at the decision and the ack only frees the coordinator's
+     * memory. A wire peer that cannot say sends true, the safe side.
+     */
+    record Vote(TxnId txn, Verdict verdict, String reason, boolean bound) implements Message {
     }
 
     /** Phase two: install the attempt's effects and release its locks. */

@@ -59,7 +59,7 @@ final class Participant {
         TxnRecord record = state.txns.get(txn);
         if (record == null || record.state == State.WOUNDED || record.active > 0) {
             state.send(from, new Message.Vote(txn, Verdict.WOUNDED,
-                    "attempt " + txn + " was backed out on host " + state.host));
+                    "attempt " + txn + " was backed out on host " + state.host, false));
             if (record != null) {
                 abandon(record);
             }
@@ -120,7 +120,8 @@ final class Participant {
     }
 
     private void deliverVote(TxnRecord record) {
-        Message.Vote vote = new Message.Vote(record.id, record.localVote, record.localReason);
+        Message.Vote vote = new Message.Vote(record.id, record.localVote, record.localReason,
+                record.finishLater && record.localVote == Verdict.YES);
         if (record.coordinator == state.host) {
             coordinator.onVote(state.host, vote);
         } else {

@@ -11,7 +11,12 @@ final class RootRecord {
         RUNNING,
         /** Prepare sent; collecting votes. */
         VOTING,
-        /** Decided; collecting acknowledgements of commit or backout. */
+        /**
+         * Decided; collecting acknowledgements of commit or backout. A commit
+         * is reported to the root's caller as soon as no host whose bindings
+         * took part still owes its acknowledgement: the others' acks only
+         * free this record.
+         */
         DECIDED
     }
 
@@ -25,6 +30,10 @@ final class RootRecord {
     Set<Integer> participants = Set.of();
     /** Hosts whose vote (in VOTING) or acknowledgement (in DECIDED) is missing; may include this host. */
     final Set<Integer> awaiting = new HashSet<>();
+    /** Hosts (this one included) that voted yes with bindings taking part: the caller waits for their acks. */
+    final Set<Integer> bound = new HashSet<>();
+    /** The root's caller was told the outcome ({@link Decision.RootDone}); acks may still be missing. */
+    boolean reported;
     Decision.Result result;
     String reason;
     long committedAt;

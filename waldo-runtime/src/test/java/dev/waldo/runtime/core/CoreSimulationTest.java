@@ -67,6 +67,15 @@ class CoreSimulationTest {
         assertThat(firstViolation(Simulation.Fault.FINISH_BEFORE_BINDINGS)).isNotNull();
     }
 
+    /**
+     * A host layer whose committed() reads do not wait for undecided writers: a commit returns at
+     * the decision, so a read right after it misses writes a participant has not installed yet.
+     */
+    @Test
+    void committedReadsThatDoNotWaitForUndecidedWritersAreCaught() {
+        assertThat(firstViolation(Simulation.Fault.READS_DO_NOT_WAIT)).isNotNull();
+    }
+
     /** The first violation the broken variant causes within 300 crashing seeds, or null. */
     private static String firstViolation(Simulation.Fault fault) {
         for (long seed = 1; seed <= 300; seed++) {

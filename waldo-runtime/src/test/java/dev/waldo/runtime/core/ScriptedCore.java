@@ -34,6 +34,7 @@ import java.util.Set;
  * restart c             host c is killed and starts again with an empty core and log (what was on its links is lost)
  * crash c               host c is killed and starts again from its log (what was on its links is lost)
  * log c                 the records host c has made durable so far
+ * writers b x           the attempts a committed() read of x on b waits for (voted yes, undecided there)
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
  * </pre>
  */
@@ -151,6 +152,8 @@ final class ScriptedCore {
             }
             case "restart" -> restart(host);
             case "crash" -> crash(host);
+            case "writers" -> note("undecided writers of " + words[2] + ": " + core.undecidedWriters(LockId.whole(1, words[2]))
+                    .stream().map(attemptNames::get).toList());
             case "log" -> {
                 for (StorageRecord record : storages.get(host).load()) {
                     note("logged " + describe(record));
@@ -293,7 +296,7 @@ final class ScriptedCore {
             case Message.Wound wound -> "Wound " + attempt;
             case Message.Promote promote -> "Promote " + attempt;
             case Message.Prepare prepare -> "Prepare " + attempt;
-            case Message.Vote vote -> "Vote " + attempt + " " + vote.verdict();
+            case Message.Vote vote -> "Vote " + attempt + " " + vote.verdict() + (vote.bound() ? " (bound)" : "");
             case Message.Commit commit -> "Commit " + attempt;
             case Message.Backout backout -> "Backout " + attempt;
             case Message.Ack ack -> "Ack " + attempt;

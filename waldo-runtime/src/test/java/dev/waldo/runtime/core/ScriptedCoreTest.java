@@ -59,13 +59,13 @@ class ScriptedCoreTest {
             > deliver b a
             > vote a T2 yes
               a: install T2
+              a: root T2 COMMITTED
               a -> b: Commit T2
             > deliver a b
               b: install T2
               b: granted T1 x
               b -> a: Ack T2
-            > deliver b a all
-              a: root T2 COMMITTED""");
+            > deliver b a all""");
     }
 
     /**
@@ -180,12 +180,12 @@ class ScriptedCoreTest {
               b -> a: Vote T1 YES
             > deliver b a
               a: install T1
+              a: root T1 COMMITTED
               a -> b: Commit T1
             > deliver a b
               b: install T1
               b -> a: Ack T1
-            > deliver b a
-              a: root T1 COMMITTED""");
+            > deliver b a""");
     }
 
     /** T2 wounds T1 on b; the wound travels to T1's root and on to c, where T1 waits behind T0. */
@@ -381,6 +381,7 @@ class ScriptedCoreTest {
             > deliver b a
             > deliver c a
               a: install T1
+              a: root T1 COMMITTED
               a -> b: Commit T1
               a -> c: Commit T1
             > deliver a b
@@ -577,6 +578,7 @@ class ScriptedCoreTest {
             > deliver b a
             > deliver c a
               a: install T1
+              a: root T1 COMMITTED
               a -> b: Commit T1
               a -> c: Commit T1
             > cut a b
@@ -584,7 +586,6 @@ class ScriptedCoreTest {
               b -> c: Query T1
             > cut a c
               lost Commit T1
-              a: root T1 COMMITTED
               c -> b: Query T1
             > deliver b c
               c -> b: Answer T1 UNDECIDED
@@ -703,10 +704,85 @@ class ScriptedCoreTest {
             > deliver c a 2
               a -> c: Answer T1 UNDECIDED
               a: install T1
+              a: root T1 COMMITTED
               a -> b: Commit T1
               a -> c: Commit T1
             > deliver a c all
               c: install T1
               c -> a: Ack T1""");
+    }
+
+    /**
+     * A commit returns to the root's caller at the decision, except that it waits for the
+     * acknowledgement of each host whose bindings took part (c): the caller returns after every
+     * binding committed. A participant without bindings (b) is not waited for; until it installs,
+     * a committed() read of what it locked waits for the attempt.
+     */
+    @Test
+    void aCommitReturnsAtTheDecisionAndWaitsOnlyForHostsWhoseBindingsTookPart() {
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
+            vote b T1 yes
+            vote c T1 yes bound
+            vote a T1 yes
+            writers b x          # b voted yes: a committed() read of x there waits for T1
+            deliver b a
+            deliver c a          # a decides commit; the caller still waits for c's bindings
+            deliver a b          # b installs and acknowledges
+            writers b x          # installed: nothing to wait for
+            deliver b a          # b's ack alone does not hold the caller
+            deliver a c          # c installs; its bindings commit
+            finish c T1
+            deliver c a          # c's bindings finished: the caller returns
+            """);
+        assertThat(trace).endsWith("""
+            > vote c T1 yes bound
+              c -> a: Vote T1 YES (bound)
+            > vote a T1 yes
+            > writers b x
+              undecided writers of x: [T1]
+            > deliver b a
+            > deliver c a
+              a: install T1
+              a -> b: Commit T1
+              a -> c: Commit T1
+            > deliver a b
+              b: install T1
+              b -> a: Ack T1
+            > writers b x
+              undecided writers of x: []
+            > deliver b a
+            > deliver a c
+              c: install T1
+            > finish c T1
+              c -> a: Ack T1
+            > deliver c a
+              a: root T1 COMMITTED""");
+    }
+
+    /**
+     * Walter's fast commit: a transaction whose data all live on its root's host commits there
+     * without two-phase commit, with bindings taking part or not: no message and no log record.
+     */
+    @Test
+    void aTransactionWhoseDataAllLiveOnItsRootsHostCommitsThereWithoutTwoPhaseCommit() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1
+            lock a T1 x
+            done a T1
+            vote a T1 yes bound
+            finish a T1
+            log a
+            """);
+        assertThat(trace).isEqualTo("""
+            > begin a T1
+            > lock a T1 x
+              granted
+            > done a T1
+              a: prepare T1
+            > vote a T1 yes bound
+              a: install T1
+            > finish a T1
+              a: root T1 COMMITTED
+            > log a""");
     }
 }

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.Test;
  * log finishes what it was part of.
  */
 class ScriptedCrashTest {
-    /** Persist before you send: b's yes vote, a's commit and its own part are logged before they leave. */
+    /**
+     * Persist before you send: b's yes vote, a's commit and its own part are logged before they leave.
+     * The root's caller returns at the logged decision, and a crash after it, before any Commit or
+     * Ack arrived, loses nothing: the restarted coordinator sends the commit again.
+     */
     @Test
     void aCoordinatorThatLoggedItsCommitSendsItAgainAfterACrash() {
         String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
@@ -19,8 +23,8 @@ class ScriptedCrashTest {
             vote c T1 yes
             vote a T1 yes
             deliver b a
-            deliver c a          # a decides commit and logs it
-            crash a              # before either Commit arrives
+            deliver c a          # a decides commit and logs it; its caller returns
+            crash a              # after the decision, before either Commit arrives and any Ack
             deliver a b
             deliver a c
             deliver b a
@@ -39,6 +43,7 @@ class ScriptedCrashTest {
             > deliver b a
             > deliver c a
               a: install T1
+              a: root T1 COMMITTED
               a -> b: Commit T1
               a -> c: Commit T1
             > crash a

@@ -134,7 +134,12 @@ final class Simulation {
         /** The host layer sends a drain's messages before it persists its records. */
         SEND_BEFORE_PERSIST,
         /** The host layer reports bindings finished as soon as it applies an install or discard. */
-        FINISH_BEFORE_BINDINGS
+        FINISH_BEFORE_BINDINGS,
+        /**
+         * committed() reads do not wait for attempts that voted yes and are undecided on their host,
+         * so a read right after a commit returned (at the decision) misses its writes.
+         */
+        READS_DO_NOT_WAIT
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -854,6 +859,9 @@ final class Simulation {
             violations.add("root " + root.number + " ended twice: " + root.result + " and " + done.result());
         }
         root.result = done.result();
+        if (root.result == Decision.Result.COMMITTED) {
+            checkCommittedReadsSee(root);
+        }
         Decision.Result expected = root.aborts || root.networkFailed ? Decision.Result.FAILED
                 : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
         // A refusing host that the root had to go on without cannot refuse.
@@ -861,6 +869,33 @@ final class Simulation {
                 && root.result == Decision.Result.COMMITTED && (cutLinksSeen || crashCount > 0);
         if (root.result != expected && !refusalSkipped) {
             violations.add("root " + root.number + " ended " + root.result + ", expected " + expected);
+        }
+    }
+
+    /**
+     * A commit returns at the decision, before participants install it. A
+     * committed() read made right after the return must still see its writes:
+     * on every host that took part, the attempt is installed, or a read of
+     * the variable waits for it ({@link HostCore#undecidedWriters}) — unless
+     * the host is down or holds the attempt in doubt (documented: such a read
+     * sees the value from before).
+     */
+    private void checkCommittedReadsSee(Root root) {
+        java.util.Set<Integer> tookPart = new java.util.HashSet<>(joined.getOrDefault(root.attempt, java.util.Set.of()));
+        tookPart.add(root.host);
+        for (Op op : root.ops) {
+            int h = op.host;
+            if (!tookPart.contains(h) || crashed.contains(h) || applied.get(h).contains(root.attempt)
+                    || cores[h].inDoubt().contains(root.attempt)) {
+                continue;
+            }
+            boolean waits = fault != Fault.READS_DO_NOT_WAIT
+                    && cores[h].undecidedWriters(lockOf(op)).contains(root.attempt);
+            if (!waits) {
+                violations.add("root " + root.number + " returned committed " + root.attempt + ", but a committed()"
+                        + " read of " + h + ":" + op.variable + " would not see its write (not installed there, and"
+                        + " the read does not wait for it)");
+            }
         }
     }
 

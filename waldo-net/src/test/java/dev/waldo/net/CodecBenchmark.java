@@ -1,0 +1,105 @@
+package dev.waldo.net;
+
+import dev.waldo.runtime.Requests;
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.core.Priority;
+import dev.waldo.runtime.core.TxnId;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * JMH microbenchmark of the wire codec: the six frames of one two-host
+ * transaction (Call, Reply, Prepare, Vote, Commit, Ack), each encoded by the
+ * real pipeline of one host (protobuf, aliases, framing, the protocol guard)
+ * and decoded by the other's, without sockets or TLS. Run with
+ * {@code -prof gc} (bench/jmh.sh) for bytes allocated per transaction.
+ * Not a test: verify never runs it; build it with {@code -Pjmh}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class CodecBenchmark {
+    private final RecordingListener aEvents = new RecordingListener();
+    private final RecordingListener bEvents = new RecordingListener();
+    private int a;
+    private int b;
+    private EmbeddedChannel aChannel;
+    private EmbeddedChannel bChannel;
+    private long serial;
+    private long clock;
+    private final Object step = new Requests.StepInvocation(7, 3L << 40 | 1, "Bump", 1, Map.of("by", 1.0));
+    private final Object stepResponse = new Requests.Response(Requests.Kind.VALUE, null, null, Map.of("total", 2.0), false);
+
+    @Setup(Level.Trial)
+    public void connect() {
+        HostNumbers aHosts = new HostNumbers();
+        HostNumbers bHosts = new HostNumbers();
+        a = aHosts.register("a");
+        b = HostNumbers.of("b");
+        aChannel = channel("a", aHosts, aEvents);
+        bChannel = channel("b", bHosts, bEvents);
+        pump(aChannel, bChannel);
+        pump(bChannel, aChannel);
+    }
+
+    private static EmbeddedChannel channel(String host, HostNumbers hosts, RecordingListener listener) {
+        // No heartbeats flow between embedded channels: a timeout would close them between iterations.
+        NetConfig config = NetConfig.defaults(host, Path.of("unused")).insecure().withHeartbeat(3_600_000, 7_200_000);
+        int local = hosts.register(host);
+        ProtocolGuard guard = new ProtocolGuard(local);
+        return new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
+                () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
+    }
+
+    /** One transaction's frames, both ways; returns the bytes they took on the wire. */
+    @Benchmark
+    public int transactionFrames() {
+        TxnId txn = new TxnId(a, ++serial);
+        long callId = (long) a << 40 | serial;
+        int bytes = send(aChannel, bChannel, a, b, new Message.Call(txn, new Priority(false, clock, a, serial),
+                callId, step));
+        bytes += send(bChannel, aChannel, b, a, new Message.Reply(txn, callId, stepResponse, false, Set.of(b)));
+        bytes += send(aChannel, bChannel, a, b, new Message.Prepare(txn, Set.of()));
+        bytes += send(bChannel, aChannel, b, a, new Message.Vote(txn, Message.Verdict.YES, null, false));
+        bytes += send(aChannel, bChannel, a, b, new Message.Commit(txn));
+        bytes += send(bChannel, aChannel, b, a, new Message.Ack(txn));
+        aEvents.messages.clear();
+        bEvents.messages.clear();
+        return bytes;
+    }
+
+    private int send(EmbeddedChannel from, EmbeddedChannel to, int sender, int receiver, Message message) {
+        from.writeAndFlush(new Envelope(sender, receiver, ++clock, message));
+        return pump(from, to);
+    }
+
+    /** Moves every byte {@code from} wrote into {@code to}; returns how many. */
+    private static int pump(EmbeddedChannel from, EmbeddedChannel to) {
+        int moved = 0;
+        from.runPendingTasks();
+        for (ByteBuf bytes = from.readOutbound(); bytes != null; bytes = from.readOutbound()) {
+            moved += bytes.readableBytes();
+            to.writeInbound(bytes);
+        }
+        return moved;
+    }
+}

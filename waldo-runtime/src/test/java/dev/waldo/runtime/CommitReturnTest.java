@@ -1,0 +1,137 @@
+package dev.waldo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.testing.Node;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A commit returns to the root's caller at the decision, before the
+ * participants installed it; what a caller can observe right after the return
+ * must still include the transaction's writes. The coordinator's host holds
+ * back its Commit messages here, so the participant has voted yes but not
+ * installed when the call returns.
+ */
+class CommitReturnTest {
+    private InMemoryNetwork network;
+    private HoldingTransport coordinatorLink;
+    private Host participantHost;
+    private Node coordinator;
+    private Node participant;
+
+    @BeforeEach
+    void connect() {
+        network = new InMemoryNetwork();
+        coordinatorLink = new HoldingTransport(network.attach("coordinator"));
+        Host coordinatorHost = Host.create("coordinator", coordinatorLink);
+        participantHost = Host.inMemory(network, "participant");
+        Host.Connection<Node, Node> pair = coordinatorHost.connect(Node::create, participantHost, Node::create);
+        coordinator = pair.local();
+        participant = pair.remote();
+    }
+
+    @AfterEach
+    void close() {
+        network.close();
+    }
+
+    /** The call returns before the participant installs; a committed() read there waits for the install. */
+    @Test
+    void aCommittedReadAfterTheCallReturnedSeesItsWriteOnAParticipantThatHasNotInstalledYet() throws Exception {
+        coordinatorLink.holdCommits(true);
+        CompletableFuture<Object> call = CompletableFuture.supplyAsync(
+                () -> coordinator.atomically("add", ctx -> ctx.call(participant.ref(), "add", "x", 5.0)));
+        Awaiting.until(call::isDone, "the call returns at the decision, its Commit not delivered");
+        // The call returned; the Commit leaves after the decision is applied, and is held back.
+        Awaiting.until(() -> coordinatorLink.heldCommits() == 1, "the coordinator's Commit is held back");
+
+        CompletableFuture<Double> read = new CompletableFuture<>();
+        Thread reader = Thread.ofVirtual().start(() -> read.complete(participant.x.committed()));
+        Awaiting.until(() -> reader.getState() == Thread.State.WAITING, "the committed() read waits for the writer");
+        assertThat(read).isNotDone();
+
+        coordinatorLink.holdCommits(false);
+        assertThat(read.get()).isEqualTo(5.0);
+        assertThat(participant.committedValue("x")).isEqualTo(5.0);
+    }
+
+    /** Bindings took part on the participant: the caller returns only after they committed there. */
+    @Test
+    void aCallWhoseParticipantHasBindingsReturnsOnlyAfterTheyCommitted() throws Exception {
+        RecordingBinding binding = new RecordingBinding();
+        participantHost.bind("test", binding);
+        coordinatorLink.holdCommits(true);
+        CompletableFuture<Object> call = CompletableFuture.supplyAsync(
+                () -> coordinator.atomically("bind", ctx -> ctx.call(participant.ref(), "add", "bound", 7.0)));
+        Awaiting.until(() -> coordinatorLink.heldCommits() == 1, "the coordinator decided and its Commit is held");
+        assertThat(call).as("the participant's bindings have not committed yet").isNotDone();
+
+        coordinatorLink.holdCommits(false);
+        call.get();
+        assertThat(binding.events()).last().asString().startsWith("commit");
+    }
+
+    /** Passes messages through, except that it can hold back Commit messages until released. */
+    private static final class HoldingTransport implements Transport {
+        private final Transport inner;
+        private final List<Envelope> held = new ArrayList<>();
+        private boolean holding;
+
+        HoldingTransport(Transport inner) {
+            this.inner = inner;
+        }
+
+        synchronized void holdCommits(boolean hold) {
+            holding = hold;
+            if (!hold) {
+                held.forEach(inner::send);
+                held.clear();
+            }
+        }
+
+        synchronized int heldCommits() {
+            return held.size();
+        }
+
+        @Override
+        public synchronized void send(Envelope envelope) {
+            if (holding && envelope.message() instanceof Message.Commit) {
+                held.add(envelope);
+            } else {
+                inner.send(envelope);
+            }
+        }
+
+        @Override
+        public int localHost() {
+            return inner.localHost();
+        }
+
+        @Override
+        public int hostNumber(String hostId) {
+            return inner.hostNumber(hostId);
+        }
+
+        @Override
+        public String hostId(int host) {
+            return inner.hostId(host);
+        }
+
+        @Override
+        public void start(Receiver receiver) {
+            inner.start(receiver);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+}
