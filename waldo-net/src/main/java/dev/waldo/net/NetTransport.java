@@ -3,6 +3,7 @@ package dev.waldo.net;
 import dev.waldo.runtime.Transport;
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,13 +58,22 @@ public final class NetTransport implements Transport {
 
     /** A transport for host {@code config.hostId()}; Waldo struct values are rebuilt with {@code structs}. */
     public NetTransport(NetConfig config, StructResolver structs) {
+        this(config, structs, null);
+    }
+
+    /**
+     * A transport for host {@code config.hostId()} on one thread of {@code shared} (null: a thread of
+     * its own); Waldo struct values are rebuilt with {@code structs}.
+     */
+    public NetTransport(NetConfig config, StructResolver structs, NetLoops shared) {
         this.config = config;
         this.localHost = hosts.register(config.hostId());
         this.guard = new ProtocolGuard(localHost);
         ValueCodec values = new ValueCodec(structs);
         this.linkEvents = new LinkEvents();
-        this.node = NetNode.start(config, linkEvents, 1, () -> new ProtocolCodec(localHost, hosts, guard, values),
-                serialBase);
+        Supplier<ChannelHandler> codec = () -> new ProtocolCodec(localHost, hosts, guard, values);
+        this.node = shared == null ? NetNode.start(config, linkEvents, 1, codec, serialBase)
+                : NetNode.start(config, linkEvents, codec, serialBase, shared);
         this.loop = node.group().next();
     }
 

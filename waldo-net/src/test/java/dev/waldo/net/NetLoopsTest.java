@@ -1,0 +1,74 @@
+package dev.waldo.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waldo.net.testing.PeerEndpoint;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.storage.InMemoryStorage;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Several hosts on one shared I/O thread, as a site agent runs its switches' hosts. */
+class NetLoopsTest {
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+
+    @TempDir
+    Path state;
+
+    private NetConfig config(String id) {
+        return NetConfig.defaults(id, state.resolve(id)).insecure().withHeartbeat(500, 5_000);
+    }
+
+    private NetHost shared(String id, NetLoops loops) {
+        return NetHost.start(config(id), StructResolver.NONE, new InMemoryStorage(), loops);
+    }
+
+    @Test
+    void hostsOnOneSharedThreadEachServeTheirOwnTransactionsAndStartNoThreadsOfTheirOwn() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetHost a = shared("switch-a", loops);
+             NetHost b = shared("switch-b", loops);
+             NetHost operator = NetHost.start(config("operator"))) {
+            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+
+            assertThat(toA.bump(2)).isEqualTo(4.0);
+            assertThat(toB.bump(3)).isEqualTo(6.0);
+            assertThat(toA.bump(1)).isEqualTo(3.0 + 3.0);
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .as("the shared hosts run on the agent's thread, not threads named after them")
+                    .noneMatch(name -> name.startsWith("waldo-net-switch-"))
+                    .anyMatch(name -> name.startsWith("agent-io"));
+        }
+    }
+
+    @Test
+    void closingOneSharedHostEndsItsConnectionsAndLeavesTheOthersServing() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetHost b = shared("switch-b", loops);
+             NetHost operator = NetHost.start(config("operator"))) {
+            NetHost a = shared("switch-a", loops);
+            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerLink linkToA = operator.transport().link("switch-a");
+            assertThat(toA.bump(1)).isEqualTo(2.0);
+
+            a.close();
+
+            // The connection the operator opened to A was accepted on the shared thread, which keeps
+            // running: closing A must close it, or the operator would wait for the heartbeat timeout.
+            assertThat(linkToA.channel().closeFuture().await(2_000)).as("A's accepted connection is closed").isTrue();
+            assertThatThrownBy(() -> toA.bump(1)).isInstanceOf(NetworkException.class);
+            assertThat(toB.bump(2)).as("B, on the same thread, still commits").isEqualTo(4.0);
+        }
+    }
+
+    @Test
+    void refusesNoThreads() {
+        assertThatThrownBy(() -> NetLoops.create(0, "none")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one I/O thread");
+    }
+}
