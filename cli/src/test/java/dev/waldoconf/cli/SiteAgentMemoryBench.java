@@ -55,7 +55,10 @@ public final class SiteAgentMemoryBench {
         }
         String table = "| switches | moment | heap after GC (MiB) | heap per switch (KiB) | RSS (MiB)"
                 + " | RSS per switch (KiB) | threads | threads per switch |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|---:|\n" + String.join("\n", rows) + "\n";
+                + "|---:|---|---:|---:|---:|---:|---:|---:|\n" + String.join("\n", rows) + "\n\n"
+                + "Platform threads of the idle agent by name (digits as N), the most common first:\n\n"
+                + threadKinds.entrySet().stream().map(e -> "- " + e.getKey() + " switches: " + e.getValue())
+                        .collect(java.util.stream.Collectors.joining("\n")) + "\n";
         Files.writeString(report, table);
         System.out.print(table);
     }
@@ -74,6 +77,7 @@ public final class SiteAgentMemoryBench {
                 awaitLine(agent, dir.resolve("agent.log"), "Serving " + switches + " of the " + switches);
                 log.printf("%d switches: agent serving after %.1f s%n", switches, (System.nanoTime() - started) / 1e9);
                 Figures idle = figures(agent.pid());
+                threadKinds.put(switches, threadKinds(agent.pid()));
                 long applyStart = System.nanoTime();
                 Process apply = java(dir.resolve("apply.log"), "-Xmx1g", "apply", PLAN, "-i", inventory.toString(), "--yes", "--insecure");
                 if (!apply.waitFor(TIMEOUT_S, TimeUnit.SECONDS) || apply.exitValue() != 0) {
@@ -127,6 +131,20 @@ public final class SiteAgentMemoryBench {
         }
         throw new IllegalStateException("the agent did not print '" + prefix + "' within " + TIMEOUT_S + " s; see "
                 + log);
+    }
+
+    /** The agent's idle threads at each size, counted by name with digits taken out, most first. */
+    private static final java.util.Map<Integer, String> threadKinds = new java.util.TreeMap<>();
+
+    private static String threadKinds(long pid) throws Exception {
+        Matcher name = Pattern.compile("(?m)^\"([^\"]*)\"").matcher(run("jcmd", Long.toString(pid), "Thread.print"));
+        java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+        while (name.find()) {
+            counts.merge(name.group(1).replaceAll("\\d+", "N"), 1, Integer::sum);
+        }
+        return counts.entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed())
+                .limit(8).map(e -> "`" + e.getKey() + "` " + e.getValue()).collect(java.util.stream.Collectors
+                        .joining(", "));
     }
 
     private static Figures figures(long pid) throws Exception {
