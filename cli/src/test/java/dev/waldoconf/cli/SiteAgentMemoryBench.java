@@ -119,8 +119,8 @@ public final class SiteAgentMemoryBench {
 
     /** The apply's first error line, shortened, for the table. */
     private static String firstError(Path log) throws IOException {
-        return Files.readAllLines(log).stream().filter(line -> line.startsWith("error:") || line.startsWith("  lab-"))
-                .findFirst().map(line -> line.strip().replace("|", "/")).map(line -> line.length() > 140
+        List<String> lines = Files.readAllLines(log);
+        return lines.stream().filter(line -> line.startsWith("error:")).findFirst().map(line -> line.strip().replace("|", "/")).map(line -> line.length() > 140
                         ? line.substring(0, 140) + "..." : line).orElse("see apply.log");
     }
 
