@@ -5,13 +5,11 @@ import dev.waldo.net.Security;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
-import dev.waldoconf.engine.EngineException;
-import dev.waldoconf.engine.RunningService;
-import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.lab.Lab;
 import dev.waldoconf.lab.ReservedPorts;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.SiteAgent;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -23,11 +21,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * A running lab: simulated switches (in this JVM, or one container each), the inventory that
- * describes them, and one WaldoConf service per switch.
+ * describes them, and one WaldoConf service per switch, all run by one site agent in the lab process.
  * {@code waldoconf lab run} holds one until the process is told to stop; tests hold one directly.
  */
 final class LabRunner implements AutoCloseable {
@@ -38,10 +37,11 @@ final class LabRunner implements AutoCloseable {
 
     private final LabDirectory directory;
     private final Switches switches;
-    private final List<RunningService> services;
+    /** The switches' services, or empty when they did not start. */
+    private final Optional<SiteAgent> services;
     private final String servicesNote;
 
-    private LabRunner(LabDirectory directory, Switches switches, List<RunningService> services,
+    private LabRunner(LabDirectory directory, Switches switches, Optional<SiteAgent> services,
                       String servicesNote) {
         this.directory = directory;
         this.switches = switches;
@@ -74,14 +74,14 @@ final class LabRunner implements AutoCloseable {
                     spec.containers()));
             Files.writeString(directory.controlAddresses(), controlAddresses(switches.list()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
-            List<RunningService> services = new ArrayList<>();
-            String note = startServices(waldoconf, inventory, directory, services)
-                    + (services.isEmpty() ? "" : switch (spec.security()) {
+            Services services = startServices(waldoconf, inventory, directory);
+            String note = services.note()
+                    + (services.agent().isEmpty() ? "" : switch (spec.security()) {
                         case INSECURE -> " with TLS off (--insecure)";
                         case SELF_SIGNED -> " trusting on first use (--tofu)";
                         case MUTUAL -> " with certificates from the lab's CA" + identities;
                     });
-            LabRunner runner = new LabRunner(directory, switches, services, note);
+            LabRunner runner = new LabRunner(directory, switches, services.agent(), note);
             directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "ready", note));
             return runner;
         } catch (IOException | ConfigException | RuntimeException e) {
@@ -116,23 +116,25 @@ final class LabRunner implements AutoCloseable {
         });
     }
 
+    /** The lab's services, or none, and what the lab says about them. */
+    private record Services(Optional<SiteAgent> agent, String note) {
+    }
+
     /**
-     * One {@code waldoconf serve} per lab switch, in this process; if one cannot start, none runs
-     * and the note says why.
+     * The services of every lab switch as one site agent in this process ({@code waldoconf serve
+     * --switches all}); if one cannot start, none runs and the note says why.
      */
-    private static String startServices(WaldoConf waldoconf, Inventory inventory, LabDirectory directory,
-                                        List<RunningService> started) {
-        try {
-            for (var entry : inventory.switches()) {
-                started.add(waldoconf.serve(new ServiceSpec(inventory, entry.name(),
-                        directory.serviceState().resolve(entry.name()), Optional.empty())));
-            }
-            return "services running";
-        } catch (EngineException e) {
-            started.forEach(RunningService::close);
-            started.clear();
-            return "switch services did not start: " + e.getMessage();
+    private static Services startServices(WaldoConf waldoconf, Inventory inventory, LabDirectory directory) {
+        SiteAgent agent = SiteAgent.start(inventory, inventory.switches(), directory.serviceState(), Optional.empty(),
+                SiteAgent.Settings.forSwitches(inventory.switches().size()), waldoconf::serve, SiteAgent.Events.NONE);
+        Map<String, String> waiting = agent.waiting();
+        if (waiting.isEmpty()) {
+            return new Services(Optional.of(agent), "services running");
         }
+        agent.close();
+        Map.Entry<String, String> first = waiting.entrySet().iterator().next();
+        return new Services(Optional.empty(), "switch services did not start: " + first.getKey() + ": "
+                + first.getValue() + (waiting.size() > 1 ? " (and " + (waiting.size() - 1) + " more)" : ""));
     }
 
     /**
@@ -232,7 +234,7 @@ final class LabRunner implements AutoCloseable {
     /** Stops services and switches and removes the lab's record. */
     @Override
     public void close() {
-        services.forEach(RunningService::close);
+        services.ifPresent(SiteAgent::close);
         switches.close();
         try {
             directory.clear();

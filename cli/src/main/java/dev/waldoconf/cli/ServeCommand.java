@@ -7,25 +7,49 @@ import dev.waldoconf.custom.CustomProgramException;
 import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.config.SwitchEntry;
+import dev.waldoconf.service.SiteAgent;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code waldoconf serve}: runs one switch's WaldoConf service until stopped. */
+/**
+ * {@code waldoconf serve}: runs one switch's WaldoConf service ({@code --switch}), or a site agent
+ * that serves a group of them in one process ({@code --switches}), until stopped.
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Runs the WaldoConf service of one switch until stopped.",
+        description = {"Runs the WaldoConf service of one switch (--switch NAME), or of every switch of an inventory"
+                + " group or site in one process, a site agent (--switches GROUP), until stopped.",
             "The service holds the switch's intended state, takes part in changes, and reverts an unconfirmed"
                     + " trial at its deadline.",
+            "In an agent each switch stays its own participant (own journal, transaction log, locks and trial) and"
+                    + " listens at its own 'service:' address; the switches share the agent's I/O threads. A switch"
+                    + " whose service cannot start (its SNMP agent does not answer) is reported and tried again every"
+                    + " 10 s while the others serve.",
             "It accepts only operators whose certificate comes from the project CA, lets only those with the"
                     + " change role change the switch, and records every change in DIR/NAME/net/audit.log"
                     + " ('waldoconf log')."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
-            "0:stopped", "2:bad usage, invalid inventory, unknown switch, or a --service .wld with errors (file:line:col)", "5:the service's certificate could not be issued from the project CA"})
+            "0:stopped", "2:bad usage, invalid inventory, unknown switch or group, or a --service .wld with errors (file:line:col)", "5:the service's certificate could not be issued from the project CA"})
 final class ServeCommand extends SwitchCommand {
-    @Option(names = "--switch", required = true, paramLabel = "NAME", description = "The switch (from the inventory).")
-    String switchName;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Served served;
+
+    /** One switch, or a group of them. */
+    static final class Served {
+        @Option(names = "--switch", required = true, paramLabel = "NAME", description = "The switch (from the"
+                + " inventory).")
+        String switchName;
+
+        @Option(names = "--switches", required = true, paramLabel = "GROUP", description = "Serve every switch of"
+                + " this inventory group or site ('all' for every switch) in one process.")
+        String group;
+    }
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
             description = "Where the service keeps its journal, its certificate and its audit journal (default:"
@@ -56,12 +80,16 @@ final class ServeCommand extends SwitchCommand {
     @Override
     protected int run() throws Exception {
         Inventory inventory = inventory(false);
+        if (customService != null) {
+            checkCustomService();
+        }
+        return served.group != null ? serveGroup(inventory) : serveOne(inventory, served.switchName);
+    }
+
+    private int serveOne(Inventory inventory, String switchName) throws Exception {
         if (inventory.switchNamed(switchName).isEmpty()) {
             throw new CommandFailure(ExitCodes.USAGE, "no switch named '" + switchName + "' in " + show(
                     inventory.file()) + "; known: " + String.join(", ", inventory.groups().get(Inventory.ALL)));
-        }
-        if (customService != null) {
-            checkCustomService();
         }
         try (WaldoConf waldoconf = waldoconf();
              RunningService service = waldoconf.serve(new ServiceSpec(inventory, switchName,
@@ -69,6 +97,44 @@ final class ServeCommand extends SwitchCommand {
             out().println("Serving switch " + switchName + "; stop with Ctrl-C.");
             out().flush();
             service.awaitTermination();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * Runs a site agent for the group's switches until the process is stopped. Failures to start a
+     * switch are printed as they happen (they are retried); successes only as a count, so that the
+     * output stays readable at a thousand switches.
+     */
+    private int serveGroup(Inventory inventory) throws Exception {
+        List<SwitchEntry> switches = inventory.membersOf(served.group);
+        if (switches.isEmpty()) {
+            throw new CommandFailure(ExitCodes.USAGE, "no group or site named '" + served.group + "' in "
+                    + show(inventory.file()) + "; known: " + String.join(", ", inventory.groups().keySet()));
+        }
+        PrintWriter err = err();
+        SiteAgent.Events events = new SiteAgent.Events() {
+            @Override
+            public void serving(String name) {
+            }
+
+            @Override
+            public void waiting(String name, String reason) {
+                synchronized (err) {
+                    err.println(name + ": not serving yet, tried again every 10 s: " + reason);
+                    err.flush();
+                }
+            }
+        };
+        try (WaldoConf waldoconf = waldoconf();
+             SiteAgent agent = SiteAgent.start(inventory, switches, stateDir, Optional.ofNullable(customService),
+                     SiteAgent.Settings.forSwitches(switches.size()), waldoconf::serve, events)) {
+            out().println("Serving " + agent.serving().size() + " of the " + switches.size() + " switches of "
+                    + served.group + " with " + agent.ioThreads() + " I/O threads; stop with Ctrl-C.");
+            out().flush();
+            agent.awaitTermination();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -56,8 +56,8 @@ public final class NetHost implements AutoCloseable {
     /** Endpoint factories run onCreate transactions, which block: never on the I/O thread. */
     private final ExecutorService factoryWork = Executors.newVirtualThreadPerTaskExecutor();
 
-    private NetHost(NetConfig config, StructResolver structs, Storage storage) {
-        this.transport = new NetTransport(config, structs);
+    private NetHost(NetConfig config, StructResolver structs, Storage storage, NetLoops shared) {
+        this.transport = new NetTransport(config, structs, shared);
         this.transport.observe(new Wiring());
         this.host = Host.create(config.hostId(), transport, storage);
         this.transport.checkCalls(this::refusal);
@@ -77,7 +77,7 @@ public final class NetHost implements AutoCloseable {
 
     /** Starts a host for programs without structs, whose transaction records last as long as it runs. */
     public static NetHost start(NetConfig config) {
-        return new NetHost(config, StructResolver.NONE, new InMemoryStorage());
+        return new NetHost(config, StructResolver.NONE, new InMemoryStorage(), null);
     }
 
     /**
@@ -85,7 +85,7 @@ public final class NetHost implements AutoCloseable {
      * whose transaction records last as long as it runs.
      */
     public static NetHost start(NetConfig config, StructResolver structs) {
-        return new NetHost(config, structs, new InMemoryStorage());
+        return new NetHost(config, structs, new InMemoryStorage(), null);
     }
 
     /**
@@ -95,7 +95,16 @@ public final class NetHost implements AutoCloseable {
      * The host closes the storage with itself.
      */
     public static NetHost start(NetConfig config, StructResolver structs, Storage storage) {
-        return new NetHost(config, structs, storage);
+        return new NetHost(config, structs, storage, null);
+    }
+
+    /**
+     * Starts a host as {@link #start(NetConfig, StructResolver, Storage)} does, on one I/O thread of
+     * {@code shared} instead of a thread of its own: many hosts of one process (a site agent's
+     * switches) share a few threads. Closing the host leaves the loops running.
+     */
+    public static NetHost start(NetConfig config, StructResolver structs, Storage storage, NetLoops shared) {
+        return new NetHost(config, structs, storage, java.util.Objects.requireNonNull(shared, "shared"));
     }
 
     /** The Waldo host, for services and in-process connections. */

@@ -2,8 +2,10 @@ package dev.waldo.net;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -32,6 +34,8 @@ import java.util.function.Supplier;
 public final class NetNode implements AutoCloseable {
     private final NetConfig config;
     private final EventLoopGroup group;
+    /** False when the node runs on one thread of shared {@link NetLoops}, which outlive it. */
+    private final boolean ownsGroup;
     private final IoTransport io;
     private final WaldoChannelInitializer serverInitializer;
     private final WaldoChannelInitializer clientInitializer;
@@ -39,9 +43,9 @@ public final class NetNode implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup("waldo", GlobalEventExecutor.INSTANCE);
 
     private NetNode(NetConfig config, LinkListener listener, int ioThreads, Supplier<ChannelHandler> protocolStage,
-                    long incarnation) {
+                    long incarnation, NetLoops shared) {
         this.config = config;
-        this.io = IoTransport.best();
+        this.io = shared == null ? IoTransport.best() : shared.io();
         HostCredentials credentials = HostCredentials.load(config);
         TlsContexts tls = credentials == null ? null : TlsContexts.build(credentials);
         PeerPins pins = config.security() == Security.SELF_SIGNED ? new PeerPins(config.stateDir()) : null;
@@ -49,7 +53,8 @@ public final class NetNode implements AutoCloseable {
                 protocolStage, traffic, incarnation, true);
         this.clientInitializer = new WaldoChannelInitializer(config, tls == null ? null : tls.client(), pins, listener,
                 protocolStage, traffic, incarnation, false);
-        this.group = io.newGroup(ioThreads, "waldo-net-" + config.hostId());
+        this.ownsGroup = shared == null;
+        this.group = shared == null ? io.newGroup(ioThreads, "waldo-net-" + config.hostId()) : shared.next();
     }
 
     /**
@@ -57,12 +62,12 @@ public final class NetNode implements AutoCloseable {
      * the host's self-signed certificate in its state directory on first start.
      */
     public static NetNode start(NetConfig config, LinkListener listener) {
-        return new NetNode(config, listener, 0, null, 0);
+        return new NetNode(config, listener, 0, null, 0, null);
     }
 
     /** Starts a node with {@code ioThreads} I/O threads. */
     public static NetNode start(NetConfig config, LinkListener listener, int ioThreads) {
-        return new NetNode(config, listener, ioThreads, null, 0);
+        return new NetNode(config, listener, ioThreads, null, 0, null);
     }
 
     /**
@@ -72,7 +77,16 @@ public final class NetNode implements AutoCloseable {
      */
     static NetNode start(NetConfig config, LinkListener listener, int ioThreads,
                          Supplier<ChannelHandler> protocolStage, long incarnation) {
-        return new NetNode(config, listener, ioThreads, protocolStage, incarnation);
+        return new NetNode(config, listener, ioThreads, protocolStage, incarnation, null);
+    }
+
+    /**
+     * Starts a node as {@link #start(NetConfig, LinkListener, int, Supplier, long)} does, on one
+     * thread of {@code shared} instead of threads of its own.
+     */
+    static NetNode start(NetConfig config, LinkListener listener, Supplier<ChannelHandler> protocolStage,
+                         long incarnation, NetLoops shared) {
+        return new NetNode(config, listener, 1, protocolStage, incarnation, shared);
     }
 
     /** The I/O threads; with one thread, everything the node reports happens on it, in order. */
@@ -99,7 +113,14 @@ public final class NetNode implements AutoCloseable {
     public InetSocketAddress listen(InetSocketAddress address) {
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(io.serverSocket())
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(serverInitializer);
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel accepted) {
+                        // Tracked so that close() ends them even when the threads outlive this node.
+                        channels.add(accepted);
+                        accepted.pipeline().addLast(serverInitializer);
+                    }
+                });
         ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             throw new UncheckedIOException(new IOException("cannot listen on " + address + ": "
@@ -135,11 +156,16 @@ public final class NetNode implements AutoCloseable {
 
     /**
      * Closes every listener and connection and stops the I/O threads; shutting
-     * the group down also closes the connections that peers opened.
+     * the group down also closes the connections that peers opened. On shared
+     * {@link NetLoops} the threads keep running for the other hosts, and the
+     * connections peers opened are closed one by one (they are in the channel group).
      */
     @Override
     public void close() {
         channels.close().awaitUninterruptibly(config.heartbeatTimeoutMs());
+        if (!ownsGroup) {
+            return;
+        }
         group.shutdownGracefully(0, config.heartbeatPeriodMs(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
     }
 }

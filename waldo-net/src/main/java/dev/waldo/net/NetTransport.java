@@ -3,6 +3,7 @@ package dev.waldo.net;
 import dev.waldo.runtime.Transport;
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * The runtime's {@link Transport} over TCP: one {@link NetNode} with a single
  * I/O thread, so that every event the host receives (messages, links going
  * down and up, ticks) arrives on that one thread, in order, as the contract
- * requires. Messages to a host travel on the one link to it, so they arrive in
+ * requires. On I/O threads shared with other hosts ({@link NetLoops}) the
+ * events are handed, in the same order, to a serial executor of the host's
+ * own, because the host blocks while it persists its votes and decisions. Messages to a host travel on the one link to it, so they arrive in
  * the order sent; when the link fails the host hears {@code onLinkDown}, and
  * connections this host opened are dialed again until the peer is back, so a
  * commit decision reaches a participant that was unreachable for a while.
@@ -36,6 +40,11 @@ public final class NetTransport implements Transport {
     private final ProtocolGuard guard;
     private final NetNode node;
     private final EventLoop loop;
+    /**
+     * Where the host hears its events, in order: its own I/O thread, or on shared loops a serial
+     * executor of its own (see {@link SerialExecutor}); null for the former.
+     */
+    private final SerialExecutor events;
     private final long serialBase = System.currentTimeMillis() << 20;
     private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
     /** The run of each peer last linked, to tell a restarted peer from a reconnected one. */
@@ -56,14 +65,42 @@ public final class NetTransport implements Transport {
 
     /** A transport for host {@code config.hostId()}; Waldo struct values are rebuilt with {@code structs}. */
     public NetTransport(NetConfig config, StructResolver structs) {
+        this(config, structs, null);
+    }
+
+    /**
+     * A transport for host {@code config.hostId()} on one thread of {@code shared} (null: a thread of
+     * its own); Waldo struct values are rebuilt with {@code structs}.
+     */
+    public NetTransport(NetConfig config, StructResolver structs, NetLoops shared) {
         this.config = config;
         this.localHost = hosts.register(config.hostId());
         this.guard = new ProtocolGuard(localHost);
         ValueCodec values = new ValueCodec(structs);
         this.linkEvents = new LinkEvents();
-        this.node = NetNode.start(config, linkEvents, 1, () -> new ProtocolCodec(localHost, hosts, guard, values),
-                serialBase);
+        Supplier<ChannelHandler> codec = () -> new ProtocolCodec(localHost, hosts, guard, values);
+        this.node = shared == null ? NetNode.start(config, linkEvents, 1, codec, serialBase)
+                : NetNode.start(config, linkEvents, codec, serialBase, shared);
         this.loop = node.group().next();
+        this.events = shared == null ? null : new SerialExecutor("waldo-events-" + config.hostId());
+    }
+
+    /** Runs {@code event} for the host, from the I/O thread: at once, or queued for the host's own thread. */
+    private void hear(Runnable event) {
+        if (events == null) {
+            event.run();
+        } else {
+            events.execute(event);
+        }
+    }
+
+    /** Runs {@code event} for the host, from any thread. */
+    private void hearLater(Runnable event) {
+        if (events == null) {
+            loop.execute(event);
+        } else {
+            events.execute(event);
+        }
     }
 
     /** This host's configuration. */
@@ -190,13 +227,13 @@ public final class NetTransport implements Transport {
     @Override
     public void start(Receiver receiver) {
         this.receiver = receiver;
-        ticks = loop.scheduleAtFixedRate(() -> receiver.onTick(), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        ticks = loop.scheduleAtFixedRate(() -> hear(receiver::onTick), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void send(Envelope envelope) {
         if (envelope.to() == localHost) {
-            loop.execute(() -> deliver(envelope));
+            hearLater(() -> deliver(envelope));
             return;
         }
         PeerLink link = links.get(envelope.to());
@@ -204,7 +241,7 @@ public final class NetTransport implements Transport {
             // The contract: a message that cannot arrive is followed by link down. The
             // core asks again later (a participant in doubt re-sends its Query), and by
             // then the link this starts may be up.
-            loop.execute(() -> {
+            hearLater(() -> {
                 if (!links.containsKey(envelope.to()) && receiver != null) {
                     receiver.onLinkDown(envelope.to());
                 }
@@ -287,10 +324,10 @@ public final class NetTransport implements Transport {
             Long before = incarnations.put(host, link.incarnation());
             if (before != null && before != link.incarnation() && receiver != null) {
                 log.info("host {}: {} restarted", config.hostId(), link.hostId());
-                receiver.onPeerRestarted(host);
+                hear(() -> receiver.onPeerRestarted(host));
             }
             if (receiver != null) {
-                receiver.onLinkUp(host);
+                hear(() -> receiver.onLinkUp(host));
             }
             LinkListener watcher = observer;
             if (watcher != null) {
@@ -307,7 +344,7 @@ public final class NetTransport implements Transport {
                         throw new ProtocolViolationException(refusal);
                     }
                 }
-                deliver(envelope);
+                hear(() -> deliver(envelope));
                 return;
             }
             LinkListener watcher = observer;
@@ -334,7 +371,7 @@ public final class NetTransport implements Transport {
 
         private void notifyDown(int host) {
             if (receiver != null && !closed) {
-                receiver.onLinkDown(host);
+                hear(() -> receiver.onLinkDown(host));
             }
         }
     }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -37,6 +38,8 @@ public final class InventoryLoader {
         private final YamlDocument document;
         private final Path file;
         private final List<ConfigProblem> problems = new ArrayList<>();
+        /** Where each accepted switch's entry is ({@code switches[i]}), for problems found later. */
+        private final Map<String, String> entryPaths = new HashMap<>();
 
         Reading(YamlDocument document, Path file) {
             this.document = document;
@@ -113,6 +116,7 @@ public final class InventoryLoader {
                 unique(seen, "service", entry.service().toString(), path + ".service");
                 unique(seen, "snmp", entry.snmp().toString(), path + ".snmp");
                 checkCredentials(entry, credentials, path);
+                entryPaths.putIfAbsent(entry.name(), path);
                 result.add(entry);
             }
             return result;
@@ -125,8 +129,10 @@ public final class InventoryLoader {
             if (service == null || snmp == null) {
                 return null;
             }
+            Optional<String> site = node.has("site") ? Optional.of(node.get("site").asText()) : Optional.empty();
             return new SwitchEntry(node.get("name").asText(), service, snmp,
-                    SnmpVersion.fromLabel(node.get("version").asText()), node.get("credentials").asText(), ports);
+                    SnmpVersion.fromLabel(node.get("version").asText()), node.get("credentials").asText(), ports,
+                    site);
         }
 
         private HostPort address(JsonNode node, String path, String field) {
@@ -188,7 +194,33 @@ public final class InventoryLoader {
                 }
                 result.put(group, members);
             });
+            sites(switches, result);
             return result;
+        }
+
+        /**
+         * Adds each site as a group of its switches, in file order. A site may not take the name of
+         * a group under {@code groups:} (which switches would the name mean?) nor the built-in one.
+         */
+        private void sites(List<SwitchEntry> switches, Map<String, List<String>> groups) {
+            Map<String, List<String>> sites = new LinkedHashMap<>();
+            for (SwitchEntry sw : switches) {
+                if (sw.site().isEmpty()) {
+                    continue;
+                }
+                String site = sw.site().get();
+                String path = FieldPaths.field(entryPaths.get(sw.name()), "site");
+                if (site.equals(Inventory.ALL)) {
+                    problems.add(document.problem(path, "'all' is the built-in group of every switch; name the"
+                            + " site otherwise"));
+                } else if (groups.containsKey(site)) {
+                    problems.add(document.problem(path, "site '" + site + "' has the name of a group under"
+                            + " 'groups:'; a site is a group of its own switches, so give one of them another name"));
+                } else {
+                    sites.computeIfAbsent(site, s -> new ArrayList<>()).add(sw.name());
+                }
+            }
+            groups.putAll(sites);
         }
     }
 }

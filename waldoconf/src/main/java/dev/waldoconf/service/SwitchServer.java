@@ -2,6 +2,7 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
+import dev.waldo.net.NetLoops;
 import dev.waldo.net.StructResolver;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.Host;
@@ -94,9 +95,22 @@ public final class SwitchServer implements RunningService {
     public static SwitchServer start(String name, NetConfig net, StructResolver structs,
             InetSocketAddress listen, Clock clock, Collection<InetSocketAddress> otherServices, Mount mount)
             throws IOException, DeviceException {
+        return start(name, net, structs, listen, clock, otherServices, null, mount);
+    }
+
+    /**
+     * Starts serving switch {@code name} as {@link #start(String, NetConfig, StructResolver,
+     * InetSocketAddress, Clock, Collection, Mount)} does, its host on one I/O thread of {@code loops}
+     * (a {@link SiteAgent}'s, shared with the agent's other switches), or on a thread of its own when
+     * {@code loops} is null. Closing the server leaves the loops running.
+     */
+    public static SwitchServer start(String name, NetConfig net, StructResolver structs,
+            InetSocketAddress listen, Clock clock, Collection<InetSocketAddress> otherServices, NetLoops loops,
+            Mount mount) throws IOException, DeviceException {
         NetHost host;
         try {
-            host = NetHost.start(net, structs, FileStorage.open(net.stateDir().resolve(TRANSACTIONS_DIR)));
+            FileStorage log = FileStorage.open(net.stateDir().resolve(TRANSACTIONS_DIR));
+            host = loops == null ? NetHost.start(net, structs, log) : NetHost.start(net, structs, log, loops);
         } catch (StorageException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -140,7 +154,18 @@ public final class SwitchServer implements RunningService {
     public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
             NetConfig net, Clock clock, Collection<InetSocketAddress> otherServices)
             throws IOException, DeviceException {
-        return start(name, net, Structs::create, listen, clock, otherServices, host -> {
+        return start(name, device, listen, stateDir, net, clock, otherServices, null);
+    }
+
+    /**
+     * Starts serving switch {@code name}'s VLAN service as {@link #start(String, VlanDevice,
+     * InetSocketAddress, Path, NetConfig, Clock, Collection)} does, its host on one thread of {@code
+     * loops} (null: a thread of its own).
+     */
+    public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
+            NetConfig net, Clock clock, Collection<InetSocketAddress> otherServices, NetLoops loops)
+            throws IOException, DeviceException {
+        return start(name, net, Structs::create, listen, clock, otherServices, loops, host -> {
             SwitchService service = SwitchService.mount(name, host, device, stateDir.resolve("journal"), clock);
             return new Mounted() {
                 @Override

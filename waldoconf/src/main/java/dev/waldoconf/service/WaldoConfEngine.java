@@ -288,7 +288,7 @@ public final class WaldoConfEngine implements ChangeEngine {
             return SwitchServer.start(entry.name(), device, entry.service().resolve(),
                     spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock,
                     spec.inventory().switches().stream().filter(other -> !other.name().equals(entry.name()))
-                            .map(other -> other.service().resolve()).toList());
+                            .map(other -> other.service().resolve()).toList(), spec.sharedLoops().orElse(null));
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {

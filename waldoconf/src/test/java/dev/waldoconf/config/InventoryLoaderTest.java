@@ -104,7 +104,7 @@ class InventoryLoaderTest {
         assertThat(message.lines()).containsExactly(
                 "inv.yaml:5:14: switches[0].version: 2 is not an SNMP version WaldoConf speaks; write '2c' or '3'",
                 "inv.yaml:8:13: switches[0].colour: unknown field 'colour'; this mapping may have: name, service, snmp,"
-                        + " version, credentials, ports",
+                        + " version, credentials, ports, site",
                 "inv.yaml:11:11: switches[1].snmp: '127.0.0.1' is not an address like 127.0.0.1:16100 or"
                         + " switch1.example.net:161 (host:port)");
     }
@@ -134,6 +134,29 @@ class InventoryLoaderTest {
         assertThat(message).contains("inv.yaml:8:11: switches[1].name: name 'lab-1' is already used at 2:11"
                 + " (switches[0].name); every switch needs its own");
         assertThat(message).contains("switches[2].service: service '127.0.0.1:17101' is already used");
+    }
+
+    @Test
+    void eachSiteIsAGroupOfItsSwitchesInFileOrder() throws Exception {
+        Path file = ConfigFixtures.write(dir, "inv.yaml", ConfigFixtures.INVENTORY
+                .replace("    credentials: lab\n    ports: 24\n", "    credentials: lab\n    ports: 24\n    site: north\n")
+                .replace("snmp: 127.0.0.1:16103\n", "snmp: 127.0.0.1:16103\n    site: south\n"));
+        Inventory inventory = InventoryLoader.load(file);
+        assertThat(inventory.groups()).containsEntry("north", java.util.List.of("lab-1", "lab-2"))
+                .containsEntry("south", java.util.List.of("lab-3"))
+                .containsEntry("access", java.util.List.of("lab-1", "lab-2"));
+        assertThat(inventory.switches().get(0).site()).hasValue("north");
+        assertThat(ConfigFixtures.inventory(dir).switches().get(0).site()).as("no site given").isEmpty();
+    }
+
+    @Test
+    void aSiteMayNotTakeTheNameOfAGroupOrOfAll() throws Exception {
+        String message = problemsOf(ConfigFixtures.INVENTORY
+                .replace("snmp: 127.0.0.1:16101\n", "snmp: 127.0.0.1:16101\n    site: core\n")
+                .replace("snmp: 127.0.0.1:16103\n", "snmp: 127.0.0.1:16103\n    site: all\n"));
+        assertThat(message).contains("inv.yaml:5:11: switches[0].site: site 'core' has the name of a group under"
+                + " 'groups:'");
+        assertThat(message).contains("inv.yaml:18:11: switches[2].site: 'all' is the built-in group of every switch");
     }
 
     @Test

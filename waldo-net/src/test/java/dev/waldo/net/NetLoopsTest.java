@@ -1,0 +1,135 @@
+package dev.waldo.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waldo.net.testing.PeerEndpoint;
+import dev.waldo.runtime.NetworkException;
+import dev.waldo.runtime.core.StorageRecord;
+import dev.waldo.runtime.storage.InMemoryStorage;
+import dev.waldo.runtime.storage.Storage;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Several hosts on one shared I/O thread, as a site agent runs its switches' hosts. */
+class NetLoopsTest {
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+
+    @TempDir
+    Path state;
+
+    private NetConfig config(String id) {
+        return NetConfig.defaults(id, state.resolve(id)).insecure().withHeartbeat(500, 5_000);
+    }
+
+    private NetHost shared(String id, NetLoops loops) {
+        return NetHost.start(config(id), StructResolver.NONE, new InMemoryStorage(), loops);
+    }
+
+    @Test
+    void hostsOnOneSharedThreadEachServeTheirOwnTransactionsAndStartNoThreadsOfTheirOwn() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetHost a = shared("switch-a", loops);
+             NetHost b = shared("switch-b", loops);
+             NetHost operator = NetHost.start(config("operator"))) {
+            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+
+            assertThat(toA.bump(2)).isEqualTo(4.0);
+            assertThat(toB.bump(3)).isEqualTo(6.0);
+            assertThat(toA.bump(1)).isEqualTo(3.0 + 3.0);
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .as("the shared hosts run on the agent's thread, not threads named after them")
+                    .noneMatch(name -> name.startsWith("waldo-net-switch-"))
+                    .anyMatch(name -> name.startsWith("agent-io"));
+        }
+    }
+
+    @Test
+    void closingOneSharedHostEndsItsConnectionsAndLeavesTheOthersServing() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetHost b = shared("switch-b", loops);
+             NetHost operator = NetHost.start(config("operator"))) {
+            NetHost a = shared("switch-a", loops);
+            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerLink linkToA = operator.transport().link("switch-a");
+            assertThat(toA.bump(1)).isEqualTo(2.0);
+
+            a.close();
+
+            // The connection the operator opened to A was accepted on the shared thread, which keeps
+            // running: closing A must close it, or the operator would wait for the heartbeat timeout.
+            assertThat(linkToA.channel().closeFuture().await(2_000)).as("A's accepted connection is closed").isTrue();
+            assertThatThrownBy(() -> toA.bump(1)).isInstanceOf(NetworkException.class);
+            assertThat(toB.bump(2)).as("B, on the same thread, still commits").isEqualTo(4.0);
+        }
+    }
+
+    /**
+     * A host persists its vote before it answers; on a shared I/O thread that write must not stop
+     * the other hosts on the thread (their transactions, their heartbeats). Host A's log blocks
+     * until released; host B, on the same single thread, must still commit meanwhile.
+     */
+    @Test
+    void aHostBlockedWritingItsLogDoesNotStallTheOtherHostsOnItsThread() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        InMemoryStorage memory = new InMemoryStorage();
+        Storage blocking = new Storage() {
+            @Override
+            public List<StorageRecord> load() {
+                return memory.load();
+            }
+
+            @Override
+            public boolean hasEarlierRuns() {
+                return memory.hasEarlierRuns();
+            }
+
+            @Override
+            public void append(List<StorageRecord> records) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                memory.append(records);
+            }
+
+            @Override
+            public void close() {
+                memory.close();
+            }
+        };
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetHost a = NetHost.start(config("switch-a"), StructResolver.NONE, blocking, loops);
+             NetHost b = shared("switch-b", loops);
+             NetHost operator = NetHost.start(config("operator"))) {
+            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+            CompletableFuture<Double> onA = CompletableFuture.supplyAsync(() -> toA.bump(1));
+
+            CompletableFuture<Double> onB = CompletableFuture.supplyAsync(() -> toB.bump(2));
+
+            assertThat(onB).as("B commits while A is blocked in its log").succeedsWithin(Duration.ofSeconds(30))
+                    .isEqualTo(4.0);
+            assertThat(onA).as("A is still blocked").isNotDone();
+            release.countDown();
+            assertThat(onA).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(2.0);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void refusesNoThreads() {
+        assertThatThrownBy(() -> NetLoops.create(0, "none")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one I/O thread");
+    }
+}
