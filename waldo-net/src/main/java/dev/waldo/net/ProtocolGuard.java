@@ -14,11 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>a Vote is an answer to a Prepare this host sent that peer, for an attempt this host coordinates;</li>
  *   <li>a Reply answers a Call this host sent that peer;</li>
- *   <li>a Prepare or Commit comes from the attempt's coordinator (its root's host), for an attempt
- *       that reached this host in a Call;</li>
- *   <li>a Query concerns an attempt this host coordinates or that reached it in a Call;</li>
+ *   <li>a Prepare comes from the attempt's coordinator (its root's host), for an attempt that reached
+ *       this host in a Call;</li>
+ *   <li>a Commit comes from the attempt's coordinator;</li>
  *   <li>an Answer answers a Query this host sent that peer.</li>
  * </ul>
+ * A Commit or a Query about an attempt this run of the host never saw is correct: the attempt may
+ * have reached an earlier run, before a restart (a coordinator re-sends its logged commit until it
+ * is acknowledged, and a participant in doubt asks every other participant). The core acknowledges
+ * such a Commit and answers such a Query from what its log restored; refusing them cut the link
+ * the acknowledgement had to travel on, so the coordinator re-sent forever.
  * A violation closes the peer's connection; the core never sees the message.
  */
 final class ProtocolGuard {
@@ -61,12 +66,7 @@ final class ProtocolGuard {
                 }
             }
             case Message.Prepare prepare -> checkFromCoordinator(from, prepare.txn(), "prepare");
-            case Message.Commit commit -> checkFromCoordinator(from, commit.txn(), "commit");
-            case Message.Query query -> {
-                if (query.txn().host() != localHost) {
-                    checkReachedHere(query.txn(), "query");
-                }
-            }
+            case Message.Commit commit -> checkCoordinates(from, commit.txn(), "commit");
             case Message.Answer answer -> {
                 if (!recent(queriesSent, from).contains(answer.txn())) {
                     throw new ProtocolViolationException("answer about attempt " + answer.txn()
@@ -88,11 +88,15 @@ final class ProtocolGuard {
     }
 
     private void checkFromCoordinator(int from, TxnId txn, String what) {
+        checkCoordinates(from, txn, what);
+        checkReachedHere(txn, what);
+    }
+
+    private static void checkCoordinates(int from, TxnId txn, String what) {
         if (txn.host() != from) {
             throw new ProtocolViolationException(what + " for attempt " + txn
                     + " from a host that does not coordinate it");
         }
-        checkReachedHere(txn, what);
     }
 
     private void checkReachedHere(TxnId txn, String what) {
