@@ -6,6 +6,8 @@ import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.services.ChangeCoordinator;
+import dev.waldoconf.services.OperatorDesk;
+import dev.waldoconf.services.Structs;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +52,32 @@ public final class ChangeRunner {
         public ChangeRefusedException(String message) {
             super(message);
         }
+    }
+
+    /**
+     * The WaldoConf VLAN service ({@code waldoconf serve --switch NAME}) as an {@link OperatorSession}
+     * connects to it.
+     */
+    public static final OperatorSession.ServiceKind SERVICE = new OperatorSession.ServiceKind(Structs::create,
+            OperatorDesk::create, name -> "waldoconf serve --switch " + name);
+
+    /**
+     * The switch services behind the desks of {@code session} (connected to {@link #SERVICE}), in
+     * its order: found in one transaction on the operator's host.
+     */
+    public static List<Target> targets(OperatorSession session) {
+        if (session.desks().isEmpty()) {
+            return List.of();
+        }
+        WList<EndpointRef> desks = new WList<>();
+        session.desks().values().forEach(desks::add);
+        WList<EndpointRef> services = ChangeCoordinator.create(session.host()).services(desks);
+        List<String> names = List.copyOf(session.desks().keySet());
+        List<Target> targets = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            targets.add(new Target(names.get(i), services.get(i)));
+        }
+        return targets;
     }
 
     /** A runner whose coordinator lives on {@code host}. */
@@ -209,11 +237,5 @@ public final class ChangeRunner {
         WList<EndpointRef> refs = new WList<>();
         targets.forEach(target -> refs.add(target.service()));
         return refs;
-    }
-
-    private static WList<String> names(List<Target> targets) {
-        WList<String> names = new WList<>();
-        targets.forEach(target -> names.add(target.name()));
-        return names;
     }
 }

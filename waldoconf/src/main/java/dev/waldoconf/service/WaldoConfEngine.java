@@ -67,22 +67,39 @@ public final class WaldoConfEngine implements ChangeEngine {
         this.options = options;
     }
 
-    private OperatorSession connect(List<SwitchEntry> switches) throws EngineException {
-        NetConfig net = operatorNet();
+    /**
+     * An operator session connected to the services of every one of {@code switches}: a change or
+     * a trial's end must reach all of them.
+     *
+     * @throws EngineException ({@link EngineException.Kind#UNREACHABLE}) naming every switch not reached
+     */
+    private Connected connect(List<SwitchEntry> switches, ProgressListener progress) throws EngineException {
+        OperatorSession session = OperatorSession.open(operator(), ChangeRunner.SERVICE,
+                SwitchEntry.serviceAddresses(switches), progress);
         try {
-            return OperatorSession.connect(SwitchEntry.serviceAddresses(switches), net, clock);
+            session.requireAll();
+            return new Connected(session, new ChangeRunner(session.host(), clock), ChangeRunner.targets(session));
         } catch (NetworkException e) {
+            session.close();
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
         }
     }
 
-    /** This operator's host, as {@link Identities#operatorNet} sets it up for the options' security. */
-    private NetConfig operatorNet() throws EngineException {
-        try {
-            return Identities.operatorNet(operatorState, options.security());
-        } catch (IllegalStateException e) {
-            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+    /** A session with the runner and the switch services it changes. */
+    private record Connected(OperatorSession session, ChangeRunner runner, List<ChangeRunner.Target> targets)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            session.close();
         }
+    }
+
+    /** This operator: its identity and pins, as the options' security uses them. */
+    private OperatorSession.Operator operator() {
+        return new OperatorSession.Operator(operatorState, options.security());
     }
 
     /**
@@ -110,8 +127,7 @@ public final class WaldoConfEngine implements ChangeEngine {
         List<SwitchEntry> entries = preview.inventory().switches();
         PlanIntent intent = new PlanIntent(preview.plan(), preview.inventory(),
                 refuseIfChanged ? Optional.of(preview.fingerprints()) : Optional.empty());
-        try (OperatorSession session = connect(entries)) {
-            entries.forEach(entry -> progress.onProgress(entry.name(), Stage.CONNECTED, ""));
+        try (Connected session = connect(entries, progress)) {
             String change = session.runner().newChangeId();
             ChangeRunner.Applied applied;
             try {
@@ -180,7 +196,7 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     @Override
     public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
-        try (OperatorSession session = connect(inventory.switches())) {
+        try (Connected session = connect(inventory.switches(), ProgressListener.NONE)) {
             TrialOnSwitches trial = findTrial(session, changeId);
             try {
                 session.runner().confirm(trial.change(), trial.targets());
@@ -195,7 +211,7 @@ public final class WaldoConfEngine implements ChangeEngine {
     @Override
     public ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
             throws EngineException {
-        try (OperatorSession session = connect(inventory.switches())) {
+        try (Connected session = connect(inventory.switches(), ProgressListener.NONE)) {
             TrialOnSwitches trial = findTrial(session, changeId);
             try {
                 session.runner().rollback(trial.change(), trial.targets());
@@ -215,7 +231,7 @@ public final class WaldoConfEngine implements ChangeEngine {
         }
     }
 
-    private static TrialOnSwitches findTrial(OperatorSession session, Optional<String> changeId)
+    private static TrialOnSwitches findTrial(Connected session, Optional<String> changeId)
             throws EngineException {
         Map<String, List<ChangeRunner.Target>> byChange = new TreeMap<>();
         List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
@@ -242,8 +258,10 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     @Override
     public StatusReport status(Inventory inventory) throws EngineException {
-        try (OperatorSession session = OperatorSession.connectReachable(SwitchEntry.serviceAddresses(inventory.switches()),
-                operatorNet(), clock)) {
+        try (OperatorSession reachable = OperatorSession.open(operator(), ChangeRunner.SERVICE,
+                SwitchEntry.serviceAddresses(inventory.switches()), ProgressListener.NONE);
+                Connected session = new Connected(reachable, new ChangeRunner(reachable.host(), clock),
+                        ChangeRunner.targets(reachable))) {
             List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
             Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
             List<StatusReport.SwitchStatus> switches = new ArrayList<>();
@@ -256,7 +274,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                 }
                 switches.add(switchStatus(inventory, target, session.runner().intended(target)));
             }
-            session.unreachable().forEach((name, why) ->
+            session.session().unreachable().forEach((name, why) ->
                     switches.add(new StatusReport.SwitchStatus(name, false, List.of(), why)));
             return new StatusReport(List.copyOf(trials.values()), switches);
         }
