@@ -67,16 +67,26 @@ public final class WaldoConf implements AutoCloseable {
      * of the VLAN tables, each PDU bounded by the switch's SNMP timeout and retries, so a switch
      * still reading after 30 s is stuck, and is named as such.
      */
-    static final BoundedParallel READS = new BoundedParallel(32, Duration.ofSeconds(30));
+    public static final BoundedParallel READS = new BoundedParallel(32, Duration.ofSeconds(30));
 
     private final DeviceFactory devices;
     private final ChangeEngine engine;
     private final EngineOptions options;
+    private final BoundedParallel reads;
 
-    private WaldoConf(DeviceFactory devices, ChangeEngine engine, EngineOptions options) {
+    private WaldoConf(DeviceFactory devices, ChangeEngine engine, EngineOptions options, BoundedParallel reads) {
         this.devices = Objects.requireNonNull(devices, "devices");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.options = Objects.requireNonNull(options, "options");
+        this.reads = Objects.requireNonNull(reads, "reads");
+    }
+
+    /**
+     * This WaldoConf, reading switches for plans as {@code reads} says (how many at once, and how
+     * long one switch may take) instead of {@link #READS}: for networks of slow switches, and tests.
+     */
+    public WaldoConf readingWith(BoundedParallel reads) {
+        return new WaldoConf(devices, engine, options, reads);
     }
 
     /**
@@ -86,7 +96,7 @@ public final class WaldoConf implements AutoCloseable {
     public static WaldoConf open(EngineOptions options, Map<String, String> environment) {
         DeviceFactory devices = new SnmpDeviceFactory(environment);
         return new WaldoConf(devices, new WaldoConfEngine(devices, operatorState(options), Clock.systemUTC(),
-                options), options);
+                options), options, READS);
     }
 
     /**
@@ -94,7 +104,7 @@ public final class WaldoConf implements AutoCloseable {
      * for switches that are not reached over SNMP (simulated ones, tests) and for tests of callers.
      */
     public static WaldoConf of(DeviceFactory devices, ChangeEngine engine, EngineOptions options) {
-        return new WaldoConf(devices, engine, options);
+        return new WaldoConf(devices, engine, options, READS);
     }
 
     /** Where this operator's key and certificate (or pinned service certificates) live. */
@@ -263,7 +273,7 @@ public final class WaldoConf implements AutoCloseable {
     }
 
     /**
-     * Every switch's state, read in parallel ({@link #READS} at a time, each with its own limit),
+     * Every switch's state, read in parallel (as {@link #readingWith} set, {@link #READS} unless told),
      * each reported to {@code progress} as {@link Stage#READ} or, with why, {@link Stage#UNREACHABLE}.
      *
      * @throws EngineException (unreachable) naming every switch that could not be read and why
@@ -271,13 +281,13 @@ public final class WaldoConf implements AutoCloseable {
     private Map<String, SwitchState> readAll(Inventory inventory, ProgressListener progress) throws EngineException {
         Map<String, SwitchEntry> byName = new LinkedHashMap<>();
         inventory.switches().forEach(entry -> byName.put(entry.name(), entry));
-        BoundedParallel.Outcome<String, SwitchState> reads = READS.run(List.copyOf(byName.keySet()), name -> {
+        BoundedParallel.Outcome<String, SwitchState> read = reads.run(List.copyOf(byName.keySet()), name -> {
             SwitchState state = read(inventory, byName.get(name));
             progress.onProgress(name, Stage.READ, "");
             return state;
         });
         List<String> failures = new ArrayList<>();
-        reads.failures().forEach((name, reason) -> {
+        read.failures().forEach((name, reason) -> {
             progress.onProgress(name, Stage.UNREACHABLE, reason);
             failures.add("  " + (reason.startsWith(name + ":") ? reason : name + ": " + reason));
         });
@@ -287,7 +297,7 @@ public final class WaldoConf implements AutoCloseable {
                     + "\nCheck that the switches are up (for the lab: 'waldoconf lab status') and the inventory's"
                     + " addresses and credentials.");
         }
-        return reads.results();
+        return read.results();
     }
 
     /** Releases the engine's connections. */

@@ -40,11 +40,23 @@ import java.util.function.Function;
  */
 public final class OperatorSession implements AutoCloseable {
     /**
-     * How many service addresses are connected at once. A TLS handshake costs the operator about a
-     * millisecond of CPU and a loopback or LAN round trip or two; 64 keeps a 2-core operator busy
-     * without making every handshake wait for the others' CPU.
+     * How many service addresses are connected at once. A connection is a TLS handshake and the
+     * desk's attach, a few round trips and a little CPU at each end; a window of 16 hides the round
+     * trips while no end gets more handshakes at once than it can answer before its peer's heartbeat
+     * timeout (64 at once against a 1,000-switch lab sharing 2 busy cores lost most links that way).
      */
-    public static final int CONNECTIONS_IN_FLIGHT = 64;
+    public static final int CONNECTIONS_IN_FLIGHT = 16;
+
+    /**
+     * The operator's heartbeats: sent every second, as the runtime's default, because each service
+     * declares the operator's link down after its own 3 s of silence (a 2 s period lost a link in a
+     * 128-switch apply on a busy machine); the operator waits 10 s, not 3 s, before it declares a
+     * service's link down, so that a service slowed by a thousand connections at once is not taken
+     * for dead. A service that really died is still found within 10 s, and a change never commits
+     * without every switch's vote.
+     */
+    static final long HEARTBEAT_PERIOD_MS = 1_000;
+    static final long HEARTBEAT_TIMEOUT_MS = 10_000;
 
     private final NetHost net;
     private final Map<String, EndpointRef> desks;
@@ -118,7 +130,7 @@ public final class OperatorSession implements AutoCloseable {
      */
     public static OperatorSession open(NetConfig config, ServiceKind kind, Map<String, InetSocketAddress> services,
             ProgressListener progress) {
-        NetHost net = NetHost.start(config, kind.structs());
+        NetHost net = NetHost.start(config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS), kind.structs());
         try {
             Map<InetSocketAddress, List<String>> byAddress = new LinkedHashMap<>();
             services.forEach((name, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(name));
