@@ -52,14 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class ParallelOperatorTest {
-    private static final String P60 = """
-            vlans:
-              - id: 60
-                name: p60
-                ports:
-                  - group: all
-                    tagged: 20
-            """;
+    private static final String P60 = WaldoConfTest.P60;
 
     @TempDir
     Path dir;

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class WaldoConfTest {
-    private static final String P60 = """
+    /** VLAN 60 tagged on port 20 of every switch: a small change that touches every switch. */
+    static final String P60 = """
             vlans:
               - id: 60
                 name: p60
