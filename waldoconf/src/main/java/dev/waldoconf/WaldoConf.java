@@ -60,14 +60,8 @@ public final class WaldoConf implements AutoCloseable {
     /** {@link #DEFAULT_OPERATOR_STATE_NAME} as a path. */
     public static final Path DEFAULT_OPERATOR_STATE = Path.of(DEFAULT_OPERATOR_STATE_NAME);
 
-    /**
-     * How switches are read for a plan: 32 at a time, so that the operator's SNMP answers are not
-     * queued behind a thousand others (at 1,000 switches all at once, 244 reads ran past their SNMP
-     * timeouts), and each switch at most 30 s from the start of its own read: a read is a few walks
-     * of the VLAN tables, each PDU bounded by the switch's SNMP timeout and retries, so a switch
-     * still reading after 30 s is stuck, and is named as such.
-     */
-    public static final BoundedParallel READS = new BoundedParallel(32, Duration.ofSeconds(30));
+    /** How switches are read for a plan unless {@link #readingWith} says otherwise: {@link BoundedParallel#SWITCH_READS}. */
+    public static final BoundedParallel READS = BoundedParallel.SWITCH_READS;
 
     private final DeviceFactory devices;
     private final ChangeEngine engine;

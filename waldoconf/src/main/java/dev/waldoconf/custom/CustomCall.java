@@ -9,6 +9,7 @@ import dev.waldo.runtime.WaldoObject;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.service.Identities;
 import dev.waldoconf.engine.ProgressListener;
+import dev.waldoconf.service.ChangeRunner;
 import dev.waldoconf.service.OperatorSession;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What {@code waldoconf call my.wld Kind.function args...} runs on the operator's host: connects to
@@ -138,7 +138,7 @@ public final class CustomCall implements AutoCloseable {
      */
     public Staged callAsTrial(String kind, String function, List<Object> arguments, Duration trial, Clock clock) {
         WaldoObject coordinator = program.create(kind, session.host());
-        String change = newChangeId(clock);
+        String change = ChangeRunner.newChangeId('t', clock);
         Instant deadline = clock.instant().plus(trial).truncatedTo(ChronoUnit.SECONDS);
         String switches = String.join(",", names);
         Object result = new OperatorTransaction(session.host()).run("trial " + change, ctx -> {
@@ -148,11 +148,6 @@ public final class CustomCall implements AutoCloseable {
             return ctx.call(coordinator.ref(), function, withServices(arguments));
         });
         return new Staged(result, change, deadline);
-    }
-
-    private static String newChangeId(Clock clock) {
-        return "t" + Long.toString(clock.millis() / 1000, 36) + "-"
-                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
     /**

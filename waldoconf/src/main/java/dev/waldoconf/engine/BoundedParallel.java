@@ -27,6 +27,16 @@ import java.util.concurrent.TimeoutException;
  * pile up; a fixed window keeps each task's latency close to what one switch alone costs.
  */
 public final class BoundedParallel {
+    /**
+     * How switches are read over SNMP (for a plan, for drift): 32 at a time, so that the operator's
+     * SNMP answers are not queued behind a thousand others (reading 1,000 switches all at once, 820
+     * reads ran past their SNMP timeouts on a busy machine), and each switch at most 30 s from the
+     * start of its own read: a read is a few walks of the VLAN tables, each PDU bounded by the
+     * switch's SNMP timeout and retries, so a switch still reading after 30 s is stuck, and is named
+     * as such.
+     */
+    public static final BoundedParallel SWITCH_READS = new BoundedParallel(32, Duration.ofSeconds(30));
+
     private final int inFlight;
     private final Duration perTask;
 

@@ -87,9 +87,17 @@ public final class ChangeRunner {
         this.clock = clock;
     }
 
-    /** A fresh change id: short, sortable by time, and unlikely to repeat. */
+    /** A fresh change id for a VLAN change: {@code c...}; see {@link #newChangeId(char, Clock)}. */
     public String newChangeId() {
-        return "c" + Long.toString(clock.millis() / 1000, 36) + "-"
+        return newChangeId('c', clock);
+    }
+
+    /**
+     * A fresh change id: {@code kind} ({@code c} for VLAN changes, {@code t} for custom trials), the
+     * time in base 36, a random suffix: short, sortable by time, and unlikely to repeat.
+     */
+    public static String newChangeId(char kind, Clock clock) {
+        return kind + Long.toString(clock.millis() / 1000, 36) + "-"
                 + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 

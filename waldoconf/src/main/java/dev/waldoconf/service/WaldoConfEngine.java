@@ -12,6 +12,7 @@ import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.engine.BoundedParallel;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
@@ -22,6 +23,7 @@ import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.engine.StatusReport;
 import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.model.VlanChange;
 import dev.waldoconf.model.VlanDiff;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -264,7 +267,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                         ChangeRunner.targets(reachable))) {
             List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
             Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
-            List<StatusReport.SwitchStatus> switches = new ArrayList<>();
+            Map<String, SwitchState> intended = new LinkedHashMap<>();
             for (int i = 0; i < session.targets().size(); i++) {
                 ChangeRunner.Target target = session.targets().get(i);
                 ChangeRunner.PendingTrial trial = pending.get(i);
@@ -272,23 +275,35 @@ public final class WaldoConfEngine implements ChangeEngine {
                     trials.computeIfAbsent(trial.change(), c -> new StatusReport.PendingTrial(c, trial.deadline(),
                             session.runner().trialSwitches(target)));
                 }
-                switches.add(switchStatus(inventory, target, session.runner().intended(target)));
+                intended.put(target.name(), session.runner().intended(target));
             }
+            List<StatusReport.SwitchStatus> switches = drift(inventory, intended);
             session.session().unreachable().forEach((name, why) ->
                     switches.add(new StatusReport.SwitchStatus(name, false, List.of(), why)));
             return new StatusReport(List.copyOf(trials.values()), switches);
         }
     }
 
-    private StatusReport.SwitchStatus switchStatus(Inventory inventory, ChangeRunner.Target target,
-            SwitchState intended) {
-        SwitchEntry entry = inventory.switchNamed(target.name()).orElseThrow();
-        try (VlanDevice device = devices.open(entry, inventory.credentialsOf(entry))) {
-            return new StatusReport.SwitchStatus(target.name(), true, VlanDiff.between(device.read(), intended), "");
-        } catch (DeviceException e) {
-            return new StatusReport.SwitchStatus(target.name(), false, List.of(),
-                    "service answers but the switch does not: " + e.getMessage());
+    /**
+     * Each switch's drift from what its service intends, read in parallel as plans are
+     * ({@link BoundedParallel#SWITCH_READS}); a switch that cannot be read is reported so.
+     */
+    private List<StatusReport.SwitchStatus> drift(Inventory inventory, Map<String, SwitchState> intended) {
+        BoundedParallel.Outcome<String, List<VlanChange>> read = BoundedParallel.SWITCH_READS.run(
+                List.copyOf(intended.keySet()), name -> {
+                    SwitchEntry entry = inventory.switchNamed(name).orElseThrow();
+                    try (VlanDevice device = devices.open(entry, inventory.credentialsOf(entry))) {
+                        return VlanDiff.between(device.read(), intended.get(name));
+                    }
+                });
+        List<StatusReport.SwitchStatus> switches = new ArrayList<>();
+        for (String name : intended.keySet()) {
+            switches.add(read.results().containsKey(name)
+                    ? new StatusReport.SwitchStatus(name, true, read.results().get(name), "")
+                    : new StatusReport.SwitchStatus(name, false, List.of(),
+                            "service answers but the switch does not: " + read.failures().get(name)));
         }
+        return switches;
     }
 
     @Override
