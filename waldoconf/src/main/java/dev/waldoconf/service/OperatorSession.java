@@ -41,11 +41,12 @@ import java.util.function.Function;
 public final class OperatorSession implements AutoCloseable {
     /**
      * How many service addresses are connected at once. A connection is a TLS handshake and the
-     * desk's attach, a few round trips and a little CPU at each end; a window of 16 hides the round
-     * trips while no end gets more handshakes at once than it can answer before its peer's heartbeat
-     * timeout (64 at once against a 1,000-switch lab sharing 2 busy cores lost most links that way).
+     * desk's attach, a few round trips and a little CPU at each end; a window of 8 hides the round
+     * trips while neither end gets more handshakes at once than it can finish before its peer's
+     * heartbeat timeout (64 at once against a 1,000-switch lab sharing 2 busy cores lost most links
+     * that way, and 16 at once still lost one of 128 at a load average of 30).
      */
-    public static final int CONNECTIONS_IN_FLIGHT = 16;
+    public static final int CONNECTIONS_IN_FLIGHT = 8;
 
     /**
      * The operator's heartbeats: sent every second, as the runtime's default, because each service
@@ -153,8 +154,8 @@ public final class OperatorSession implements AutoCloseable {
         return new BoundedParallel(CONNECTIONS_IN_FLIGHT, PER_CONNECT.multipliedBy(mostAtOneAddress));
     }
 
-    /** At least {@link NetHost#connect}'s own limit (10 s), with room for a busy machine. */
-    private static final Duration PER_CONNECT = Duration.ofSeconds(15);
+    /** Two tries of {@link NetHost#connect}'s own limit (10 s), with room for a busy machine. */
+    private static final Duration PER_CONNECT = Duration.ofSeconds(25);
 
     /** One switch's desk, or why it could not be connected. */
     private record Connection(EndpointRef desk, String failure) {
@@ -166,14 +167,37 @@ public final class OperatorSession implements AutoCloseable {
         Map<String, Connection> connections = new LinkedHashMap<>();
         for (String name : names) {
             try {
-                connections.put(name, new Connection(connectDesk(net, name, address, kind.desk(),
-                        kind.serveCommand().apply(name)), ""));
+                connections.put(name, new Connection(connectWithRetry(net, name, address, kind), ""));
                 progress.onProgress(name, Stage.CONNECTED, "");
             } catch (NetworkException e) {
                 connections.put(name, new Connection(null, e.getMessage()));
             }
         }
         return connections;
+    }
+
+    /**
+     * Connects once more when the first try failed for the network's sake (a link closed or silent
+     * in the handshake, as a service busy with many handshakes does): nothing was sent to the
+     * service yet, so trying again is safe. A wrong service is not retried: it will not change.
+     */
+    private static EndpointRef connectWithRetry(NetHost net, String name, InetSocketAddress address,
+            ServiceKind kind) {
+        String serve = kind.serveCommand().apply(name);
+        try {
+            return connectDesk(net, name, address, kind.desk(), serve);
+        } catch (WrongService e) {
+            throw e;
+        } catch (NetworkException e) {
+            return connectDesk(net, name, address, kind.desk(), serve);
+        }
+    }
+
+    /** A service answered that is not the switch's: final, never retried. */
+    private static final class WrongService extends NetworkException {
+        WrongService(String message) {
+            super(message);
+        }
     }
 
     private static OperatorSession collect(NetHost net, Map<String, InetSocketAddress> services,
@@ -213,7 +237,7 @@ public final class OperatorSession implements AutoCloseable {
         try {
             return net.connect(address, Identities.serviceIdentity(name), desk).partner();
         } catch (WrongPeerException e) {
-            throw new NetworkException(wrongService(name, e));
+            throw new WrongService(wrongService(name, e));
         } catch (NetworkException e) {
             throw new NetworkException("cannot reach the service of switch " + name + " at " + show(address)
                     + " (" + e.getMessage() + "); is '" + serve + "' running?");
