@@ -1,6 +1,5 @@
 package dev.waldoconf;
 
-import dev.waldo.net.NetConfig;
 import dev.waldo.runtime.ApplicationException;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
@@ -16,16 +15,18 @@ import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.engine.BoundedParallel;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.ProgressListener;
+import dev.waldoconf.engine.ProgressListener.Stage;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.engine.StatusReport;
 import dev.waldoconf.model.SwitchState;
-import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.OperatorSession;
 import dev.waldoconf.service.WaldoConfEngine;
 import dev.waldoconf.snmp.SnmpDeviceFactory;
 import java.nio.file.Path;
@@ -37,10 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * WaldoConf as a library: plan, apply, confirm, rollback, status, serve and call, the operations
@@ -63,14 +60,27 @@ public final class WaldoConf implements AutoCloseable {
     /** {@link #DEFAULT_OPERATOR_STATE_NAME} as a path. */
     public static final Path DEFAULT_OPERATOR_STATE = Path.of(DEFAULT_OPERATOR_STATE_NAME);
 
+    /** How switches are read for a plan unless {@link #readingWith} says otherwise: {@link BoundedParallel#SWITCH_READS}. */
+    public static final BoundedParallel READS = BoundedParallel.SWITCH_READS;
+
     private final DeviceFactory devices;
     private final ChangeEngine engine;
     private final EngineOptions options;
+    private final BoundedParallel reads;
 
-    private WaldoConf(DeviceFactory devices, ChangeEngine engine, EngineOptions options) {
+    private WaldoConf(DeviceFactory devices, ChangeEngine engine, EngineOptions options, BoundedParallel reads) {
         this.devices = Objects.requireNonNull(devices, "devices");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.options = Objects.requireNonNull(options, "options");
+        this.reads = Objects.requireNonNull(reads, "reads");
+    }
+
+    /**
+     * This WaldoConf, reading switches for plans as {@code reads} says (how many at once, and how
+     * long one switch may take) instead of {@link #READS}: for networks of slow switches, and tests.
+     */
+    public WaldoConf readingWith(BoundedParallel reads) {
+        return new WaldoConf(devices, engine, options, reads);
     }
 
     /**
@@ -80,7 +90,7 @@ public final class WaldoConf implements AutoCloseable {
     public static WaldoConf open(EngineOptions options, Map<String, String> environment) {
         DeviceFactory devices = new SnmpDeviceFactory(environment);
         return new WaldoConf(devices, new WaldoConfEngine(devices, operatorState(options), Clock.systemUTC(),
-                options), options);
+                options), options, READS);
     }
 
     /**
@@ -88,7 +98,7 @@ public final class WaldoConf implements AutoCloseable {
      * for switches that are not reached over SNMP (simulated ones, tests) and for tests of callers.
      */
     public static WaldoConf of(DeviceFactory devices, ChangeEngine engine, EngineOptions options) {
-        return new WaldoConf(devices, engine, options);
+        return new WaldoConf(devices, engine, options, READS);
     }
 
     /** Where this operator's key and certificate (or pinned service certificates) live. */
@@ -113,8 +123,17 @@ public final class WaldoConf implements AutoCloseable {
      * @throws EngineException ({@link EngineException.Kind#UNREACHABLE}) naming every switch that could not be read
      */
     public ResolvedPlan plan(Path planFile, Inventory inventory) throws ConfigException, EngineException {
+        return plan(planFile, inventory, ProgressListener.NONE);
+    }
+
+    /**
+     * As {@link #plan(Path, Inventory)}, telling {@code progress} about each switch as it is read
+     * ({@link Stage#READ}) or cannot be ({@link Stage#UNREACHABLE}, with why).
+     */
+    public ResolvedPlan plan(Path planFile, Inventory inventory, ProgressListener progress)
+            throws ConfigException, EngineException {
         var plan = PlanLoader.load(planFile, inventory);
-        return PlanResolver.resolve(plan, inventory, readAll(inventory));
+        return PlanResolver.resolve(plan, inventory, readAll(inventory, progress));
     }
 
     /**
@@ -205,7 +224,7 @@ public final class WaldoConf implements AutoCloseable {
     private <T> T onServices(CustomProgram program, List<SwitchEntry> switches, String what,
             java.util.function.Function<CustomCall, T> action) throws EngineException {
         try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(switches),
-                operatorNet())) {
+                operator().net())) {
             return action.apply(call);
         } catch (TransactionAbortedException e) {
             throw new EngineException(EngineException.Kind.REFUSED, (e.reason() == TransactionAbortedException
@@ -235,13 +254,9 @@ public final class WaldoConf implements AutoCloseable {
         }
     }
 
-    /** This operator's host as {@link Identities#operatorNet} sets it up, or why it cannot be. */
-    private NetConfig operatorNet() throws EngineException {
-        try {
-            return Identities.operatorNet(operatorState(), options.security());
-        } catch (IllegalStateException e) {
-            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
-        }
+    /** This operator: its identity and pins, one store for apply and call alike. */
+    private OperatorSession.Operator operator() {
+        return new OperatorSession.Operator(operatorState(), options.security());
     }
 
     /** Reads one switch's VLAN state directly over its device (e.g. to see whether it answers). */
@@ -252,29 +267,23 @@ public final class WaldoConf implements AutoCloseable {
     }
 
     /**
-     * Every switch's state, read all at once.
+     * Every switch's state, read in parallel (as {@link #readingWith} set, {@link #READS} unless told),
+     * each reported to {@code progress} as {@link Stage#READ} or, with why, {@link Stage#UNREACHABLE}.
      *
      * @throws EngineException (unreachable) naming every switch that could not be read and why
      */
-    private Map<String, SwitchState> readAll(Inventory inventory) throws EngineException {
-        Map<String, Future<SwitchState>> reads = new LinkedHashMap<>();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (SwitchEntry entry : inventory.switches()) {
-                reads.put(entry.name(), pool.submit(() -> read(inventory, entry)));
-            }
-        }
-        Map<String, SwitchState> states = new LinkedHashMap<>();
+    private Map<String, SwitchState> readAll(Inventory inventory, ProgressListener progress) throws EngineException {
+        Map<String, SwitchEntry> byName = new LinkedHashMap<>();
+        inventory.switches().forEach(entry -> byName.put(entry.name(), entry));
+        BoundedParallel.Outcome<String, SwitchState> read = reads.run(List.copyOf(byName.keySet()), name -> {
+            SwitchState state = read(inventory, byName.get(name));
+            progress.onProgress(name, Stage.READ, "");
+            return state;
+        });
         List<String> failures = new ArrayList<>();
-        reads.forEach((name, read) -> {
-            try {
-                states.put(name, read.get());
-            } catch (ExecutionException e) {
-                String reason = e.getCause().getMessage();
-                failures.add("  " + (reason.startsWith(name + ":") ? reason : name + ": " + reason));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failures.add("  " + name + ": interrupted");
-            }
+        read.failures().forEach((name, reason) -> {
+            progress.onProgress(name, Stage.UNREACHABLE, reason);
+            failures.add("  " + (reason.startsWith(name + ":") ? reason : name + ": " + reason));
         });
         if (!failures.isEmpty()) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, "cannot read " + failures.size() + " of "
@@ -282,7 +291,7 @@ public final class WaldoConf implements AutoCloseable {
                     + "\nCheck that the switches are up (for the lab: 'waldoconf lab status') and the inventory's"
                     + " addresses and credentials.");
         }
-        return states;
+        return read.results();
     }
 
     /** Releases the engine's connections. */

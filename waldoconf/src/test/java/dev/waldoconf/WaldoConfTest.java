@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class WaldoConfTest {
-    private static final String P60 = """
+    /** VLAN 60 tagged on port 20 of every switch: a small change that touches every switch. */
+    static final String P60 = """
             vlans:
               - id: 60
                 name: p60
@@ -76,6 +77,13 @@ class WaldoConfTest {
             StatusReport status = waldoconf.status(inventory);
             assertThat(status.pendingTrials()).extracting(StatusReport.PendingTrial::changeId)
                     .containsExactly(trial.changeId());
+            // Each switch read (in parallel) and compared with what its service intends: the trial's state.
+            assertThat(status.switches()).extracting(StatusReport.SwitchStatus::switchName)
+                    .containsExactly("lab-1", "lab-2");
+            assertThat(status.switches()).allSatisfy(sw -> {
+                assertThat(sw.reachable()).as(sw.detail()).isTrue();
+                assertThat(sw.drift()).isEmpty();
+            });
             for (SwitchEntry entry : inventory.switches()) {
                 assertThat(waldoconf.read(inventory, entry).vlans()).as(entry.name()).containsKey(60);
             }

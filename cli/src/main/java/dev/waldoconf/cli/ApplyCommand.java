@@ -75,8 +75,7 @@ final class ApplyCommand extends SwitchCommand {
             for (int replans = 0; ; replans++) {
                 // Interactively, what was shown is what is applied: a switch whose managed state changed
                 // since makes the engine refuse. With --yes, the plan is applied as it resolves at commit.
-                ApplyResult result = waldoconf.apply(plan, Optional.ofNullable(trial), !yes,
-                        ChangeReports.progress(out()));
+                ApplyResult result = apply(waldoconf, plan, !yes);
                 if (result.outcome() != ApplyResult.Outcome.STALE) {
                     noteIfChangedSincePreview(plan, result);
                     return report(result);
@@ -120,11 +119,18 @@ final class ApplyCommand extends SwitchCommand {
             return ExitCodes.OK;
         }
         try (WaldoConf waldoconf = waldoconf()) {
-            ApplyResult result = waldoconf.apply(plan, Optional.ofNullable(trial), true, ChangeReports.progress(out()));
+            ApplyResult result = apply(waldoconf, plan, true);
             if (result.outcome() == ApplyResult.Outcome.STALE) {
                 throw staleSavedPlan(result.message());
             }
             return report(result);
+        }
+    }
+
+    /** Applies {@code plan}, its progress shown until it ends (so the outcome is printed below it). */
+    private ApplyResult apply(WaldoConf waldoconf, ResolvedPlan plan, boolean refuseIfChanged) throws Exception {
+        try (ProgressBoard progress = progress(plan.inventory().switches().size())) {
+            return waldoconf.apply(plan, Optional.ofNullable(trial), refuseIfChanged, progress);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.engine.ChangeResult;
-import dev.waldoconf.engine.ProgressListener;
 import java.io.PrintWriter;
 
 /** Prints progress and the results of confirm and rollback the same way for every command. */
@@ -9,15 +8,13 @@ final class ChangeReports {
     private ChangeReports() {
     }
 
-    /** Prints one line per switch and stage: {@code   lab-1: prepared (detail)}. Thread-safe. */
-    static ProgressListener progress(PrintWriter out) {
-        return (switchName, stage, detail) -> {
-            synchronized (out) {
-                out.println("  " + switchName + ": " + stage.name().toLowerCase() + (detail.isEmpty() ? ""
-                        : " (" + detail + ")"));
-                out.flush();
-            }
-        };
+    /**
+     * Progress of an operation on {@code switches} switches, shown as {@link ProgressBoard} does: a
+     * bar on a terminal, count lines into a pipe, a line per switch with {@code -v}; failures always
+     * on a line of their own. The caller closes it before printing the outcome.
+     */
+    static ProgressBoard progress(PrintWriter out, OutputOptions output, Terminal terminal, int switches) {
+        return ProgressBoard.start(out, ProgressBoard.mode(output.verbose, terminal.outputIsTerminal()), switches);
     }
 
     /** {@code " " + message}, or nothing for an empty message. */

@@ -12,6 +12,11 @@ final class OutputOptions {
             description = "Colour the output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: on a terminal).")
     When color;
 
+    @Option(names = {"-v", "--verbose"}, description = "Print a line per switch at each stage (connected, read,"
+            + " committed...); without it a terminal shows one progress bar, a pipe a count line every few seconds."
+            + " Failures are always listed, each with its reason.")
+    boolean verbose;
+
     /** Picocli's ANSI setting for {@link #color}. */
     Ansi ansi() {
         return switch (color) {

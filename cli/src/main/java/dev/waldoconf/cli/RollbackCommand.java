@@ -1,6 +1,7 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
+import dev.waldoconf.config.Inventory;
 import dev.waldoconf.engine.ChangeResult;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -24,10 +25,11 @@ final class RollbackCommand extends SwitchCommand {
 
     @Override
     protected int run() throws Exception {
-        try (WaldoConf waldoconf = waldoconf()) {
-            ChangeResult result = waldoconf.rollback(inventory(false), Optional.ofNullable(changeId),
-                    ChangeReports.progress(out()));
-            return ChangeReports.print(result, "Rolled back", out(), err());
+        Inventory inventory = inventory(false);
+        ChangeResult result;
+        try (WaldoConf waldoconf = waldoconf(); ProgressBoard progress = progress(inventory.switches().size())) {
+            result = waldoconf.rollback(inventory, Optional.ofNullable(changeId), progress);
         }
+        return ChangeReports.print(result, "Rolled back", out(), err());
     }
 }

@@ -93,9 +93,15 @@ abstract class SwitchCommand implements Callable<Integer> {
             IOException {
         Inventory inventory = inventory(true);
         // Planning reads the switches, not their services, so it works whatever TLS the lab's services run.
-        try (WaldoConf waldoconf = context.waldoconf().apply(options())) {
-            return waldoconf.plan(planFile, inventory);
+        try (WaldoConf waldoconf = context.waldoconf().apply(options());
+                ProgressBoard reading = progress(inventory.switches().size())) {
+            return waldoconf.plan(planFile, inventory, reading);
         }
+    }
+
+    /** Progress of this command on {@code switches} switches; see {@link ChangeReports#progress}. */
+    protected ProgressBoard progress(int switches) {
+        return ChangeReports.progress(out(), outputOptions, context.terminal(), switches);
     }
 
     /** Prints the plan's header and its per-switch steps. */

@@ -9,6 +9,12 @@ public interface Terminal {
     boolean isInteractive();
 
     /**
+     * Whether standard output is a terminal (whatever standard input is), so that progress may be
+     * redrawn in place: {@code yes | waldoconf apply ...} still shows a bar, {@code ... > log} does not.
+     */
+    boolean outputIsTerminal();
+
+    /**
      * Prints {@code prompt} and reads one line: from the terminal, or else from standard input
      * (a pipe such as {@code yes | waldoconf apply ...}); null at end of input.
      */
@@ -21,6 +27,11 @@ public interface Terminal {
             public boolean isInteractive() {
                 Console console = System.console();
                 return console != null && isTerminal(console);
+            }
+
+            @Override
+            public boolean outputIsTerminal() {
+                return standardOutputIsTerminal().orElseGet(this::isInteractive);
             }
 
             @Override
@@ -55,6 +66,19 @@ public interface Terminal {
             } catch (java.io.IOException e) {
                 return null;
             }
+        }
+    }
+
+    /**
+     * Whether file descriptor 1 is a terminal device, on Linux (where {@code /proc} says so); empty
+     * elsewhere. Java has no portable way to ask this of standard output alone.
+     */
+    private static java.util.Optional<Boolean> standardOutputIsTerminal() {
+        try {
+            String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/1")).toString();
+            return java.util.Optional.of(target.startsWith("/dev/pts/") || target.startsWith("/dev/tty"));
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return java.util.Optional.empty();
         }
     }
 

@@ -30,7 +30,7 @@ class ApplyCommandTest {
 
     @Test
     void appliesWithTrialAndReportsTheDeadlineAndProgress() {
-        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "300s", "--yes");
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--trial", "300s", "--yes", "-v");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(engine.appliedTrial).contains(Duration.ofSeconds(300));
         assertThat(engine.appliedPlan.changing()).hasSize(3);
@@ -38,6 +38,23 @@ class ApplyCommandTest {
                 .contains("  lab-1: prepared\n")
                 .contains("Applied change c-42 as a trial: every switch reverts at 2026-01-01T00:05:00Z unless you run"
                         + " 'waldoconf confirm c-42'.");
+    }
+
+    @Test
+    void withoutVerboseAPipeGetsNoLinePerSwitch() {
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        // Over within the first count period: neither counts nor switch lines, just the plan and the outcome.
+        assertThat(result.out()).doesNotContain("lab-1: prepared").doesNotContain("failed 0 of 3")
+                .doesNotContain("\r").contains("Applied change c-42 to 3 switches.");
+    }
+
+    @Test
+    void onATerminalTheProgressIsOneBarEndedBeforeTheOutcome() {
+        cli.outputTerminal = true;
+        CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
+        assertThat(result.out()).contains("\r\033[K[########################] 3/3 prepared | prepared 3, failed 0 of 3"
+                + " switches\nApplied change c-42 to 3 switches.");
     }
 
     @Test

@@ -50,6 +50,8 @@ final class CliHarness implements AutoCloseable {
     final List<String> prompts = new ArrayList<>();
     final List<LabRunner> labs = new ArrayList<>();
     boolean interactive;
+    /** Whether standard output counts as a terminal (progress as a bar); a pipe by default. */
+    boolean outputTerminal;
     /** The engine behind WaldoConf: a fake by default (its services do nothing); tests may swap it. */
     ChangeEngine engine = new FakeEngine();
     /** The options each command asked for its engine with, in order. */
@@ -115,6 +117,11 @@ final class CliHarness implements AutoCloseable {
             @Override
             public boolean isInteractive() {
                 return interactive;
+            }
+
+            @Override
+            public boolean outputIsTerminal() {
+                return outputTerminal;
             }
 
             @Override

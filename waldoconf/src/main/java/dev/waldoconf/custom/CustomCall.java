@@ -3,12 +3,13 @@ package dev.waldoconf.custom;
 import dev.waldo.compiler.check.Symbol;
 import dev.waldo.compiler.check.Type;
 import dev.waldo.net.NetConfig;
-import dev.waldo.net.NetHost;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.WaldoObject;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.service.Identities;
+import dev.waldoconf.engine.ProgressListener;
+import dev.waldoconf.service.ChangeRunner;
 import dev.waldoconf.service.OperatorSession;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What {@code waldoconf call my.wld Kind.function args...} runs on the operator's host: connects to
@@ -32,16 +32,16 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class CustomCall implements AutoCloseable {
     private final CustomProgram program;
-    private final NetHost net;
+    private final OperatorSession session;
     private final List<String> names;
     private final WList<EndpointRef> services;
     /** Each service's {@value CustomProgram#TRIAL}, in the order of {@link #names}. */
     private final List<EndpointRef> trialKeepers;
 
-    private CustomCall(CustomProgram program, NetHost net, List<String> names, WList<EndpointRef> services,
+    private CustomCall(CustomProgram program, OperatorSession session, List<String> names, WList<EndpointRef> services,
             List<EndpointRef> trialKeepers) {
         this.program = program;
-        this.net = net;
+        this.session = session;
         this.names = names;
         this.services = services;
         this.trialKeepers = trialKeepers;
@@ -63,30 +63,37 @@ public final class CustomCall implements AutoCloseable {
     }
 
     /**
+     * The custom service of {@code program} ({@code waldoconf serve --service PROGRAM --switch NAME})
+     * as an {@link OperatorSession} connects to it: the program's structs and operator desk.
+     */
+    public static OperatorSession.ServiceKind service(CustomProgram program) {
+        program.load();
+        return new OperatorSession.ServiceKind(program.structs(), program.factory(CustomProgram.OPERATOR),
+                name -> "waldoconf serve --service " + program.argument() + " --switch " + name);
+    }
+
+    /**
      * Connects to the services at {@code addresses} (switch name to service address, in the order the
-     * coordinator gets them) and resolves the served Service of each.
+     * coordinator gets them) through an {@link OperatorSession} with {@code config}, and resolves the
+     * served Service of each.
      *
-     * @throws NetworkException naming the first service that cannot be reached
+     * @throws NetworkException naming every service that cannot be reached
      */
     public static CustomCall connect(CustomProgram program, Map<String, InetSocketAddress> addresses,
             NetConfig config) {
-        program.load();
-        NetHost net = NetHost.start(config, program.structs());
+        OperatorSession session = OperatorSession.open(config, service(program), addresses, ProgressListener.NONE)
+                .requireAll();
         try {
             WList<EndpointRef> desks = new WList<>();
-            for (Map.Entry<String, InetSocketAddress> service : addresses.entrySet()) {
-                desks.add(OperatorSession.connectDesk(net, service.getKey(), service.getValue(),
-                        program.factory(CustomProgram.OPERATOR),
-                        "waldoconf serve --service " + program.argument() + " --switch " + service.getKey()));
-            }
-            WaldoObject directory = program.create(CustomProgram.DIRECTORY, net.host());
+            session.desks().values().forEach(desks::add);
+            WaldoObject directory = program.create(CustomProgram.DIRECTORY, session.host());
             @SuppressWarnings("unchecked")
             WList<EndpointRef> services = (WList<EndpointRef>) program.call(directory, "services", desks);
             @SuppressWarnings("unchecked")
             WList<EndpointRef> trials = (WList<EndpointRef>) program.call(directory, "trials", desks);
-            return new CustomCall(program, net, List.copyOf(addresses.keySet()), services, List.copyOf(trials));
+            return new CustomCall(program, session, List.copyOf(addresses.keySet()), services, List.copyOf(trials));
         } catch (RuntimeException e) {
-            net.close();
+            session.close();
             throw e;
         }
     }
@@ -107,7 +114,7 @@ public final class CustomCall implements AutoCloseable {
      * @throws dev.waldo.runtime.ApplicationException if the program failed at run time (nothing changed)
      */
     public Object call(String kind, String function, List<Object> arguments) {
-        WaldoObject coordinator = program.create(kind, net.host());
+        WaldoObject coordinator = program.create(kind, session.host());
         return program.call(coordinator, function, withServices(arguments));
     }
 
@@ -130,22 +137,17 @@ public final class CustomCall implements AutoCloseable {
      *     (nothing changed anywhere)
      */
     public Staged callAsTrial(String kind, String function, List<Object> arguments, Duration trial, Clock clock) {
-        WaldoObject coordinator = program.create(kind, net.host());
-        String change = newChangeId(clock);
+        WaldoObject coordinator = program.create(kind, session.host());
+        String change = ChangeRunner.newChangeId('t', clock);
         Instant deadline = clock.instant().plus(trial).truncatedTo(ChronoUnit.SECONDS);
         String switches = String.join(",", names);
-        Object result = new OperatorTransaction(net.host()).run("trial " + change, ctx -> {
+        Object result = new OperatorTransaction(session.host()).run("trial " + change, ctx -> {
             for (EndpointRef keeper : trialKeepers) {
                 ctx.call(keeper, "stage", change, (double) deadline.getEpochSecond(), switches);
             }
             return ctx.call(coordinator.ref(), function, withServices(arguments));
         });
         return new Staged(result, change, deadline);
-    }
-
-    private static String newChangeId(Clock clock) {
-        return "t" + Long.toString(clock.millis() / 1000, 36) + "-"
-                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
     /**
@@ -171,7 +173,7 @@ public final class CustomCall implements AutoCloseable {
     }
 
     private List<String> end(String change, String function) {
-        List<String> ended = new OperatorTransaction(net.host()).run(function + " " + change, ctx -> {
+        List<String> ended = new OperatorTransaction(session.host()).run(function + " " + change, ctx -> {
             List<String> found = new ArrayList<>();
             for (int i = 0; i < trialKeepers.size(); i++) {
                 if ((Boolean) ctx.call(trialKeepers.get(i), function, change)) {
@@ -195,7 +197,7 @@ public final class CustomCall implements AutoCloseable {
 
     /** The trials pending on these services, read in one transaction, in the order first found. */
     public List<PendingTrial> pendingTrials() {
-        return new OperatorTransaction(net.host()).run("trials", ctx -> {
+        return new OperatorTransaction(session.host()).run("trials", ctx -> {
             Map<String, PendingTrial> found = new LinkedHashMap<>();
             for (int i = 0; i < trialKeepers.size(); i++) {
                 String change = (String) ctx.call(trialKeepers.get(i), "pending");
@@ -263,6 +265,6 @@ public final class CustomCall implements AutoCloseable {
     /** Leaves the network. */
     @Override
     public void close() {
-        net.close();
+        session.close();
     }
 }

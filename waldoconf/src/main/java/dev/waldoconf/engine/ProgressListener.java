@@ -16,8 +16,10 @@ public interface ProgressListener {
      */
     void onProgress(String switchName, Stage stage, String detail);
 
-    /** Stages of one switch within a change, in order. */
+    /** Stages of one switch within a change, in order; {@link #UNREACHABLE} may end any of them. */
     enum Stage {
+        /** The switch's state was read over SNMP (for the plan). */
+        READ,
         /** Connected to the switch's service. */
         CONNECTED,
         /** Pushing the switch's steps (prepare). */
@@ -29,6 +31,8 @@ public interface ProgressListener {
         /** The decision reached the switch and it committed (or entered its trial). */
         COMMITTED,
         /** The switch was undone (abort or rollback). */
-        UNDONE
+        UNDONE,
+        /** The switch or its service could not be read or reached; detail says why. */
+        UNREACHABLE
     }
 }

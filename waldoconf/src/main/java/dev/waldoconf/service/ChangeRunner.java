@@ -6,6 +6,8 @@ import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.services.ChangeCoordinator;
+import dev.waldoconf.services.OperatorDesk;
+import dev.waldoconf.services.Structs;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +54,32 @@ public final class ChangeRunner {
         }
     }
 
+    /**
+     * The WaldoConf VLAN service ({@code waldoconf serve --switch NAME}) as an {@link OperatorSession}
+     * connects to it.
+     */
+    public static final OperatorSession.ServiceKind SERVICE = new OperatorSession.ServiceKind(Structs::create,
+            OperatorDesk::create, name -> "waldoconf serve --switch " + name);
+
+    /**
+     * The switch services behind the desks of {@code session} (connected to {@link #SERVICE}), in
+     * its order: found in one transaction on the operator's host.
+     */
+    public static List<Target> targets(OperatorSession session) {
+        if (session.desks().isEmpty()) {
+            return List.of();
+        }
+        WList<EndpointRef> desks = new WList<>();
+        session.desks().values().forEach(desks::add);
+        WList<EndpointRef> services = ChangeCoordinator.create(session.host()).services(desks);
+        List<String> names = List.copyOf(session.desks().keySet());
+        List<Target> targets = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            targets.add(new Target(names.get(i), services.get(i)));
+        }
+        return targets;
+    }
+
     /** A runner whose coordinator lives on {@code host}. */
     public ChangeRunner(Host host, Clock clock) {
         this.coordinator = ChangeCoordinator.create(host);
@@ -59,9 +87,17 @@ public final class ChangeRunner {
         this.clock = clock;
     }
 
-    /** A fresh change id: short, sortable by time, and unlikely to repeat. */
+    /** A fresh change id for a VLAN change: {@code c...}; see {@link #newChangeId(char, Clock)}. */
     public String newChangeId() {
-        return "c" + Long.toString(clock.millis() / 1000, 36) + "-"
+        return newChangeId('c', clock);
+    }
+
+    /**
+     * A fresh change id: {@code kind} ({@code c} for VLAN changes, {@code t} for custom trials), the
+     * time in base 36, a random suffix: short, sortable by time, and unlikely to repeat.
+     */
+    public static String newChangeId(char kind, Clock clock) {
+        return kind + Long.toString(clock.millis() / 1000, 36) + "-"
                 + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
@@ -209,11 +245,5 @@ public final class ChangeRunner {
         WList<EndpointRef> refs = new WList<>();
         targets.forEach(target -> refs.add(target.service()));
         return refs;
-    }
-
-    private static WList<String> names(List<Target> targets) {
-        WList<String> names = new WList<>();
-        targets.forEach(target -> names.add(target.name()));
-        return names;
     }
 }

@@ -2,87 +2,289 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
+import dev.waldo.net.Security;
+import dev.waldo.net.StructResolver;
 import dev.waldo.net.WrongPeerException;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.EndpointRef;
-import dev.waldo.runtime.WaldoEndpoint;
+import dev.waldo.runtime.Host;
 import dev.waldo.runtime.NetworkException;
-import dev.waldo.runtime.lang.WList;
-import dev.waldoconf.services.ChangeCoordinator;
-import dev.waldoconf.services.OperatorDesk;
-import dev.waldoconf.services.Structs;
+import dev.waldo.runtime.WaldoEndpoint;
+import dev.waldoconf.engine.BoundedParallel;
+import dev.waldoconf.engine.EngineException;
+import dev.waldoconf.engine.ProgressListener;
+import dev.waldoconf.engine.ProgressListener.Stage;
 import java.net.InetSocketAddress;
-import java.time.Clock;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
- * The operator's side over the network: a Waldo host that connects to each
- * switch's {@code waldoconf serve} and runs changes through a
- * {@link ChangeRunner}. Each service reached must be the switch the inventory
- * names there ({@link Identities#serviceIdentity}, proved by its certificate
- * under mutual TLS); another one answering is refused before anything is sent.
+ * The operator's side over the network, for every operator command: one Waldo host with the
+ * operator's identity (one pin store, {@link Operator}), connected to the services of the switches
+ * an operation names. The VLAN commands (apply, confirm, rollback, status, through {@link
+ * ChangeRunner}) and {@code waldoconf call} ({@link dev.waldoconf.custom.CustomCall}) differ only in
+ * the desk they connect and what they call through it ({@link ServiceKind}).
+ *
+ * <p>Services are connected in parallel, at most {@link #CONNECTIONS_IN_FLIGHT} at once, keyed by
+ * service address: switches that share one address (several switches behind one {@code waldoconf
+ * serve}) are connected one after another over that address, different addresses at the same time.
+ * Each service reached must be the switch the inventory names there ({@link
+ * Identities#serviceIdentity}, proved by its certificate under mutual TLS); another one answering is
+ * refused before anything is sent.
  */
 public final class OperatorSession implements AutoCloseable {
+    /**
+     * How many service addresses are connected at once. A connection is a TLS handshake and the
+     * desk's attach, a few round trips and a little CPU at each end; a window of 8 hides the round
+     * trips while neither end gets more handshakes at once than it can finish before its peer's
+     * heartbeat timeout (64 at once against a 1,000-switch lab sharing 2 busy cores lost most links
+     * that way, and 16 at once still lost one of 128 at a load average of 30).
+     */
+    public static final int CONNECTIONS_IN_FLIGHT = 8;
+
+    /**
+     * The operator's heartbeats: sent every second, as the runtime's default, because each service
+     * declares the operator's link down after its own 3 s of silence (a 2 s period lost a link in a
+     * 128-switch apply on a busy machine); the operator waits 10 s, not 3 s, before it declares a
+     * service's link down, so that a service slowed by a thousand connections at once is not taken
+     * for dead. A service that really died is still found within 10 s, and a change never commits
+     * without every switch's vote.
+     */
+    static final long HEARTBEAT_PERIOD_MS = 1_000;
+    static final long HEARTBEAT_TIMEOUT_MS = 10_000;
+
     private final NetHost net;
-    private final ChangeRunner runner;
-    private final List<ChangeRunner.Target> targets;
+    private final Map<String, EndpointRef> desks;
     private final Map<String, String> unreachable;
 
-    private OperatorSession(NetHost net, ChangeRunner runner, List<ChangeRunner.Target> targets,
-            Map<String, String> unreachable) {
+    private OperatorSession(NetHost net, Map<String, EndpointRef> desks, Map<String, String> unreachable) {
         this.net = net;
-        this.runner = runner;
-        this.targets = targets;
+        this.desks = desks;
         this.unreachable = unreachable;
     }
 
     /**
-     * Connects to the services at {@code services} (switch name to address).
+     * Who the operator is: where its key and certificate live (under {@code --tofu}, with the
+     * service certificates it pinned) and how it authenticates. Every operator session of one
+     * WaldoConf opens its host from the same one, so apply and call share one pin store.
      *
-     * @throws NetworkException naming the first service that cannot be reached
+     * @param state the operator's TLS directory
+     * @param security how the operator and the services authenticate each other
      */
-    public static OperatorSession connect(Map<String, InetSocketAddress> services, NetConfig config, Clock clock) {
-        OperatorSession session = connectReachable(services, config, clock);
-        if (!session.unreachable.isEmpty()) {
-            session.close();
-            throw new NetworkException(session.unreachable.values().iterator().next());
+    public record Operator(Path state, Security security) {
+        /** Checks the parts. */
+        public Operator {
+            Objects.requireNonNull(state, "state");
+            Objects.requireNonNull(security, "security");
         }
-        return session;
+
+        /**
+         * The operator's host configuration, as {@link Identities#operatorNet} sets it up.
+         *
+         * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when the operator has no
+         *     identity to connect with, saying how to make one
+         */
+        public NetConfig net() throws EngineException {
+            try {
+                return Identities.operatorNet(state, security);
+            } catch (IllegalStateException e) {
+                throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+            }
+        }
     }
 
     /**
-     * Connects to every service it can reach; the others are listed in
-     * {@link #unreachable()} with the reason (for status).
+     * What kind of service a session connects to.
+     *
+     * @param structs rebuilds the struct values the service's program sends
+     * @param desk the operator's endpoint, whose partner the service creates
+     * @param serveCommand the command that runs switch {@code name}'s service, for the message when
+     *     it cannot be reached
      */
-    public static OperatorSession connectReachable(Map<String, InetSocketAddress> services, NetConfig config,
-            Clock clock) {
-        NetHost net = NetHost.start(config, Structs::create);
+    public record ServiceKind(StructResolver structs, EndpointFactory<? extends WaldoEndpoint> desk,
+            Function<String, String> serveCommand) {
+    }
+
+    /**
+     * Opens the operator's host as {@code operator} and connects to the services at {@code services}
+     * (switch name to address, in the order the operation uses them); see {@link #open(NetConfig,
+     * ServiceKind, Map, ProgressListener)}.
+     *
+     * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when the operator has no identity
+     */
+    public static OperatorSession open(Operator operator, ServiceKind kind, Map<String, InetSocketAddress> services,
+            ProgressListener progress) throws EngineException {
+        return open(operator.net(), kind, services, progress);
+    }
+
+    /**
+     * Opens an operator host with {@code config} and connects to the services at {@code services}
+     * (switch name to address, in the order the operation uses them). A switch whose service cannot
+     * be reached is listed in {@link #unreachable()} with the reason and reported to {@code progress}
+     * as {@link Stage#UNREACHABLE}; each one connected as {@link Stage#CONNECTED}.
+     */
+    public static OperatorSession open(NetConfig config, ServiceKind kind, Map<String, InetSocketAddress> services,
+            ProgressListener progress) {
+        NetHost net = NetHost.start(config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS), kind.structs());
         try {
-            WList<EndpointRef> desks = new WList<>();
-            List<String> names = new ArrayList<>();
-            Map<String, String> unreachable = new LinkedHashMap<>();
-            for (Map.Entry<String, InetSocketAddress> service : services.entrySet()) {
-                try {
-                    desks.add(connectDesk(net, service.getKey(), service.getValue(), OperatorDesk::create,
-                            "waldoconf serve --switch " + service.getKey()));
-                    names.add(service.getKey());
-                } catch (NetworkException e) {
-                    unreachable.put(service.getKey(), e.getMessage());
-                }
-            }
-            WList<EndpointRef> refs = desks.isEmpty() ? new WList<>() : ChangeCoordinator.create(net.host()).services(desks);
-            List<ChangeRunner.Target> targets = new ArrayList<>();
-            for (int i = 0; i < names.size(); i++) {
-                targets.add(new ChangeRunner.Target(names.get(i), refs.get(i)));
-            }
-            return new OperatorSession(net, new ChangeRunner(net.host(), clock), targets, unreachable);
+            Map<InetSocketAddress, List<String>> byAddress = new LinkedHashMap<>();
+            services.forEach((name, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(name));
+            BoundedParallel.Outcome<InetSocketAddress, Map<String, Connection>> connected =
+                    connector(byAddress).run(List.copyOf(byAddress.keySet()),
+                            address -> connectAll(net, kind, address, byAddress.get(address), progress));
+            return collect(net, services, byAddress, connected, progress);
         } catch (RuntimeException e) {
             net.close();
             throw e;
         }
+    }
+
+    /**
+     * The runner for connections: a slot per address, and as long for each address as its switches'
+     * connects may take one after another (each is bounded by {@link NetHost#connect}'s own timeout).
+     */
+    private static BoundedParallel connector(Map<InetSocketAddress, List<String>> byAddress) {
+        int mostAtOneAddress = byAddress.values().stream().mapToInt(List::size).max().orElse(1);
+        return new BoundedParallel(CONNECTIONS_IN_FLIGHT, PER_CONNECT.multipliedBy(mostAtOneAddress));
+    }
+
+    /** Two tries of {@link NetHost#connect}'s own limit (10 s), with room for a busy machine. */
+    private static final Duration PER_CONNECT = Duration.ofSeconds(25);
+
+    /** One switch's desk, or why it could not be connected. */
+    private record Connection(EndpointRef desk, String failure) {
+    }
+
+    /** Connects every switch at {@code address}, one after another over the one address. */
+    private static Map<String, Connection> connectAll(NetHost net, ServiceKind kind, InetSocketAddress address,
+            List<String> names, ProgressListener progress) {
+        Map<String, Connection> connections = new LinkedHashMap<>();
+        for (String name : names) {
+            try {
+                connections.put(name, new Connection(connectWithRetry(net, name, address, kind), ""));
+                progress.onProgress(name, Stage.CONNECTED, "");
+            } catch (NetworkException e) {
+                connections.put(name, new Connection(null, e.getMessage()));
+            }
+        }
+        return connections;
+    }
+
+    /**
+     * Connects once more when the first try failed for the network's sake (a link closed or silent
+     * in the handshake, as a service busy with many handshakes does): nothing was sent to the
+     * service yet, so trying again is safe. A wrong service is not retried: it will not change.
+     */
+    private static EndpointRef connectWithRetry(NetHost net, String name, InetSocketAddress address,
+            ServiceKind kind) {
+        String serve = kind.serveCommand().apply(name);
+        try {
+            return connectDesk(net, name, address, kind.desk(), serve);
+        } catch (WrongService e) {
+            throw e;
+        } catch (NetworkException e) {
+            return connectDesk(net, name, address, kind.desk(), serve);
+        }
+    }
+
+    /** A service answered that is not the switch's: final, never retried. */
+    private static final class WrongService extends NetworkException {
+        WrongService(String message) {
+            super(message);
+        }
+    }
+
+    private static OperatorSession collect(NetHost net, Map<String, InetSocketAddress> services,
+            Map<InetSocketAddress, List<String>> byAddress,
+            BoundedParallel.Outcome<InetSocketAddress, Map<String, Connection>> connected, ProgressListener progress) {
+        Map<String, EndpointRef> desks = new LinkedHashMap<>();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        for (Map.Entry<String, InetSocketAddress> service : services.entrySet()) {
+            String name = service.getKey();
+            InetSocketAddress address = service.getValue();
+            Map<String, Connection> atAddress = connected.results().get(address);
+            Connection connection = atAddress == null ? null : atAddress.get(name);
+            if (connection != null && connection.desk() != null) {
+                desks.put(name, connection.desk());
+                continue;
+            }
+            String why = connection != null ? connection.failure() : "cannot reach the service of switch " + name
+                    + " at " + show(address) + ": " + connected.failures().get(address)
+                    + (byAddress.get(address).size() > 1 ? " (" + byAddress.get(address).size()
+                    + " switches share that address)" : "");
+            unreachable.put(name, why);
+            progress.onProgress(name, Stage.UNREACHABLE, why);
+        }
+        return new OperatorSession(net, desks, unreachable);
+    }
+
+    /**
+     * Connects {@code net} to switch {@code name}'s service at {@code address} with the operator's
+     * {@code desk} and returns the service's side. The service must be that switch's ({@link
+     * Identities#serviceIdentity}); another one answering is refused before anything is sent.
+     *
+     * @param serve the command that runs the service, for the message when it cannot be reached
+     * @throws NetworkException naming the switch, the address and what to check
+     */
+    private static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address,
+            EndpointFactory<? extends WaldoEndpoint> desk, String serve) {
+        try {
+            return net.connect(address, Identities.serviceIdentity(name), desk).partner();
+        } catch (WrongPeerException e) {
+            throw new WrongService(wrongService(name, e));
+        } catch (NetworkException e) {
+            throw new NetworkException("cannot reach the service of switch " + name + " at " + show(address)
+                    + " (" + e.getMessage() + "); is '" + serve + "' running?");
+        }
+    }
+
+    private static String show(InetSocketAddress address) {
+        return address.getHostString() + ":" + address.getPort();
+    }
+
+    /**
+     * The message for a service that is not switch {@code name}'s: the inventory's {@code service:}
+     * address for it leads elsewhere (swapped addresses, or another host listening there).
+     */
+    static String wrongService(String name, WrongPeerException wrong) {
+        return "the service at " + show(wrong.address()) + " is not switch " + name + "'s: "
+                + wrong.answered().name() + " answered"
+                + (wrong.answered().certified() ? ", as its certificate from the project CA proves" : "")
+                + "; check the service: address of " + name + " in the inventory (nothing was sent to it)";
+    }
+
+    /**
+     * Fails unless every service was reached: for operations that must reach all of them (a change
+     * cannot be atomic across switches it cannot talk to). Closes the session when it fails.
+     *
+     * @return this session
+     * @throws NetworkException listing every switch not reached and why
+     */
+    public OperatorSession requireAll() {
+        if (unreachable.isEmpty()) {
+            return this;
+        }
+        close();
+        throw new NetworkException(unreachable.size() == 1 ? unreachable.values().iterator().next()
+                : "cannot reach the services of " + unreachable.size() + " of " + (unreachable.size() + desks.size())
+                + " switches:\n" + String.join("\n", unreachable.entrySet().stream()
+                        .map(e -> "  " + e.getKey() + ": " + e.getValue()).toList()));
+    }
+
+    /** The operator's Waldo host, where coordinators run. */
+    public Host host() {
+        return net.host();
+    }
+
+    /** The connected switches' desks (the service's side of each), in the order given. */
+    public Map<String, EndpointRef> desks() {
+        return desks;
     }
 
     /** Switches whose service could not be reached, with the reason. */
@@ -90,49 +292,7 @@ public final class OperatorSession implements AutoCloseable {
         return unreachable;
     }
 
-    /**
-     * Connects {@code net} to switch {@code name}'s service at {@code address} with the operator's
-     * {@code desk}, whatever service runs there (the VLAN service, or a custom one for {@code
-     * waldoconf call}), and returns the service's side. The service must be that switch's ({@link
-     * Identities#serviceIdentity}); another one answering is refused before anything is sent.
-     *
-     * @param serve the command that runs the service, for the message when it cannot be reached
-     * @throws NetworkException naming the switch, the address and what to check
-     */
-    public static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address,
-            EndpointFactory<? extends WaldoEndpoint> desk, String serve) {
-        try {
-            return net.connect(address, Identities.serviceIdentity(name), desk).partner();
-        } catch (WrongPeerException e) {
-            throw new NetworkException(wrongService(name, e));
-        } catch (NetworkException e) {
-            throw new NetworkException("cannot reach the service of switch " + name + " at "
-                    + address.getHostString() + ":" + address.getPort() + " (" + e.getMessage() + "); is '"
-                    + serve + "' running?");
-        }
-    }
-
-    /**
-     * The message for a service that is not switch {@code name}'s: the inventory's {@code service:}
-     * address for it leads elsewhere (swapped addresses, or another host listening there).
-     */
-    public static String wrongService(String name, WrongPeerException wrong) {
-        return "the service at " + wrong.address().getHostString() + ":" + wrong.address().getPort()
-                + " is not switch " + name + "'s: " + wrong.answered().name() + " answered"
-                + (wrong.answered().certified() ? ", as its certificate from the project CA proves" : "")
-                + "; check the service: address of " + name + " in the inventory (nothing was sent to it)";
-    }
-
-    /** The connected switches, in the order given. */
-    public List<ChangeRunner.Target> targets() {
-        return targets;
-    }
-
-    /** Runs changes across the connected switches. */
-    public ChangeRunner runner() {
-        return runner;
-    }
-
+    /** Leaves the network. */
     @Override
     public void close() {
         net.close();

@@ -12,6 +12,7 @@ import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.ApplyResult;
+import dev.waldoconf.engine.BoundedParallel;
 import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
@@ -22,6 +23,7 @@ import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.engine.StatusReport;
 import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.model.VlanChange;
 import dev.waldoconf.model.VlanDiff;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,22 +70,39 @@ public final class WaldoConfEngine implements ChangeEngine {
         this.options = options;
     }
 
-    private OperatorSession connect(List<SwitchEntry> switches) throws EngineException {
-        NetConfig net = operatorNet();
+    /**
+     * An operator session connected to the services of every one of {@code switches}: a change or
+     * a trial's end must reach all of them.
+     *
+     * @throws EngineException ({@link EngineException.Kind#UNREACHABLE}) naming every switch not reached
+     */
+    private Connected connect(List<SwitchEntry> switches, ProgressListener progress) throws EngineException {
+        OperatorSession session = OperatorSession.open(operator(), ChangeRunner.SERVICE,
+                SwitchEntry.serviceAddresses(switches), progress);
         try {
-            return OperatorSession.connect(SwitchEntry.serviceAddresses(switches), net, clock);
+            session.requireAll();
+            return new Connected(session, new ChangeRunner(session.host(), clock), ChangeRunner.targets(session));
         } catch (NetworkException e) {
+            session.close();
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
         }
     }
 
-    /** This operator's host, as {@link Identities#operatorNet} sets it up for the options' security. */
-    private NetConfig operatorNet() throws EngineException {
-        try {
-            return Identities.operatorNet(operatorState, options.security());
-        } catch (IllegalStateException e) {
-            throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+    /** A session with the runner and the switch services it changes. */
+    private record Connected(OperatorSession session, ChangeRunner runner, List<ChangeRunner.Target> targets)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            session.close();
         }
+    }
+
+    /** This operator: its identity and pins, as the options' security uses them. */
+    private OperatorSession.Operator operator() {
+        return new OperatorSession.Operator(operatorState, options.security());
     }
 
     /**
@@ -110,8 +130,7 @@ public final class WaldoConfEngine implements ChangeEngine {
         List<SwitchEntry> entries = preview.inventory().switches();
         PlanIntent intent = new PlanIntent(preview.plan(), preview.inventory(),
                 refuseIfChanged ? Optional.of(preview.fingerprints()) : Optional.empty());
-        try (OperatorSession session = connect(entries)) {
-            entries.forEach(entry -> progress.onProgress(entry.name(), Stage.CONNECTED, ""));
+        try (Connected session = connect(entries, progress)) {
             String change = session.runner().newChangeId();
             ChangeRunner.Applied applied;
             try {
@@ -180,7 +199,7 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     @Override
     public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
-        try (OperatorSession session = connect(inventory.switches())) {
+        try (Connected session = connect(inventory.switches(), ProgressListener.NONE)) {
             TrialOnSwitches trial = findTrial(session, changeId);
             try {
                 session.runner().confirm(trial.change(), trial.targets());
@@ -195,7 +214,7 @@ public final class WaldoConfEngine implements ChangeEngine {
     @Override
     public ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
             throws EngineException {
-        try (OperatorSession session = connect(inventory.switches())) {
+        try (Connected session = connect(inventory.switches(), ProgressListener.NONE)) {
             TrialOnSwitches trial = findTrial(session, changeId);
             try {
                 session.runner().rollback(trial.change(), trial.targets());
@@ -215,7 +234,7 @@ public final class WaldoConfEngine implements ChangeEngine {
         }
     }
 
-    private static TrialOnSwitches findTrial(OperatorSession session, Optional<String> changeId)
+    private static TrialOnSwitches findTrial(Connected session, Optional<String> changeId)
             throws EngineException {
         Map<String, List<ChangeRunner.Target>> byChange = new TreeMap<>();
         List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
@@ -242,11 +261,13 @@ public final class WaldoConfEngine implements ChangeEngine {
 
     @Override
     public StatusReport status(Inventory inventory) throws EngineException {
-        try (OperatorSession session = OperatorSession.connectReachable(SwitchEntry.serviceAddresses(inventory.switches()),
-                operatorNet(), clock)) {
+        try (OperatorSession reachable = OperatorSession.open(operator(), ChangeRunner.SERVICE,
+                SwitchEntry.serviceAddresses(inventory.switches()), ProgressListener.NONE);
+                Connected session = new Connected(reachable, new ChangeRunner(reachable.host(), clock),
+                        ChangeRunner.targets(reachable))) {
             List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
             Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
-            List<StatusReport.SwitchStatus> switches = new ArrayList<>();
+            Map<String, SwitchState> intended = new LinkedHashMap<>();
             for (int i = 0; i < session.targets().size(); i++) {
                 ChangeRunner.Target target = session.targets().get(i);
                 ChangeRunner.PendingTrial trial = pending.get(i);
@@ -254,23 +275,35 @@ public final class WaldoConfEngine implements ChangeEngine {
                     trials.computeIfAbsent(trial.change(), c -> new StatusReport.PendingTrial(c, trial.deadline(),
                             session.runner().trialSwitches(target)));
                 }
-                switches.add(switchStatus(inventory, target, session.runner().intended(target)));
+                intended.put(target.name(), session.runner().intended(target));
             }
-            session.unreachable().forEach((name, why) ->
+            List<StatusReport.SwitchStatus> switches = drift(inventory, intended);
+            session.session().unreachable().forEach((name, why) ->
                     switches.add(new StatusReport.SwitchStatus(name, false, List.of(), why)));
             return new StatusReport(List.copyOf(trials.values()), switches);
         }
     }
 
-    private StatusReport.SwitchStatus switchStatus(Inventory inventory, ChangeRunner.Target target,
-            SwitchState intended) {
-        SwitchEntry entry = inventory.switchNamed(target.name()).orElseThrow();
-        try (VlanDevice device = devices.open(entry, inventory.credentialsOf(entry))) {
-            return new StatusReport.SwitchStatus(target.name(), true, VlanDiff.between(device.read(), intended), "");
-        } catch (DeviceException e) {
-            return new StatusReport.SwitchStatus(target.name(), false, List.of(),
-                    "service answers but the switch does not: " + e.getMessage());
+    /**
+     * Each switch's drift from what its service intends, read in parallel as plans are
+     * ({@link BoundedParallel#SWITCH_READS}); a switch that cannot be read is reported so.
+     */
+    private List<StatusReport.SwitchStatus> drift(Inventory inventory, Map<String, SwitchState> intended) {
+        BoundedParallel.Outcome<String, List<VlanChange>> read = BoundedParallel.SWITCH_READS.run(
+                List.copyOf(intended.keySet()), name -> {
+                    SwitchEntry entry = inventory.switchNamed(name).orElseThrow();
+                    try (VlanDevice device = devices.open(entry, inventory.credentialsOf(entry))) {
+                        return VlanDiff.between(device.read(), intended.get(name));
+                    }
+                });
+        List<StatusReport.SwitchStatus> switches = new ArrayList<>();
+        for (String name : intended.keySet()) {
+            switches.add(read.results().containsKey(name)
+                    ? new StatusReport.SwitchStatus(name, true, read.results().get(name), "")
+                    : new StatusReport.SwitchStatus(name, false, List.of(),
+                            "service answers but the switch does not: " + read.failures().get(name)));
         }
+        return switches;
     }
 
     @Override

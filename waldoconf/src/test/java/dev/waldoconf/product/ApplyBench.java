@@ -4,7 +4,7 @@ import dev.waldoconf.lab.Lab;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.model.SwitchState;
-import dev.waldoconf.service.OperatorSession;
+import dev.waldoconf.service.OperatorOnSwitches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +57,7 @@ public final class ApplyBench {
         System.err.printf("%d switches: starting lab and services%n", size);
         try (Lab lab = Lab.start(size, SwitchConfig.named("b" + size), null);
              Fleet fleet = new Fleet(switches(lab), dir).serve()) {
-            OperatorSession operator = fleet.operator();
+            OperatorOnSwitches operator = fleet.operator();
             List<SwitchState> before = fleet.readAll();
             List<SwitchState> after = Fleet.changedAll(before);
             Fleet.apply(operator, after, Optional.empty());  // warm-up, then back

@@ -3,7 +3,7 @@ package dev.waldoconf.product;
 import dev.waldo.net.NetConfig;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.service.ChangeRunner;
-import dev.waldoconf.service.OperatorSession;
+import dev.waldoconf.service.OperatorOnSwitches;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,7 +31,7 @@ public final class ApplyMain {
                     : new String[] {"127.0.0.1", nameAndAddress[1]};
             services.put(nameAndAddress[0], new InetSocketAddress(hostAndPort[0], Integer.parseInt(hostAndPort[1])));
         }
-        try (OperatorSession session = OperatorSession.connect(services,
+        try (OperatorOnSwitches session = OperatorOnSwitches.connect(services,
                 NetConfig.defaults("operator", Path.of(args[0])), Clock.systemUTC())) {
             ChangeRunner runner = session.runner();
             List<SwitchState> desired = session.targets().stream().map(t -> Fleet.changed(runner.intended(t))).toList();

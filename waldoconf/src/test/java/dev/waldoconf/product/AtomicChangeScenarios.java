@@ -7,7 +7,7 @@ import dev.waldoconf.lab.LabClient;
 import dev.waldoconf.lab.snmp.Oids;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.service.ChangeRunner;
-import dev.waldoconf.service.OperatorSession;
+import dev.waldoconf.service.OperatorOnSwitches;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,7 +96,7 @@ abstract class AtomicChangeScenarios {
 
     @Test
     void anExpiredTrialRevertsEverySwitch() throws Exception {
-        OperatorSession operator = fleet.operator();
+        OperatorOnSwitches operator = fleet.operator();
         Fleet.apply(operator, Fleet.changedAll(before), Optional.of(Duration.ofSeconds(4)));
         assertThat(fleet.readAll()).as("during the trial").containsExactlyElementsOf(Fleet.changedAll(before));
         operator.close();  // the CLI exits after apply; the services revert without it
@@ -106,7 +106,7 @@ abstract class AtomicChangeScenarios {
 
     @Test
     void aConfirmedTrialIsKeptPastItsDeadline() throws Exception {
-        OperatorSession operator = fleet.operator();
+        OperatorOnSwitches operator = fleet.operator();
         Duration trial = Duration.ofSeconds(8);
         Instant deadline = Instant.now().plus(trial);
         String change = Fleet.apply(operator, Fleet.changedAll(before), Optional.of(trial));
@@ -125,7 +125,7 @@ abstract class AtomicChangeScenarios {
      */
     @Test
     void aServiceKilledMidApplyLeavesNothingChanged() throws Exception {
-        OperatorSession operator = fleet.operator();
+        OperatorOnSwitches operator = fleet.operator();
         fleet.control(FAULTY, "delay 300");  // its prepare takes a few seconds: time to kill the service in it
         CompletableFuture<String> apply = CompletableFuture.supplyAsync(
                 () -> Fleet.apply(operator, Fleet.changedAll(before), Optional.of(LONG_TRIAL)));
@@ -151,7 +151,7 @@ abstract class AtomicChangeScenarios {
 
     @Test
     void aServiceRestartedDuringATrialStillRevertsItsSwitch() throws Exception {
-        OperatorSession operator = fleet.operator();
+        OperatorOnSwitches operator = fleet.operator();
         Fleet.apply(operator, Fleet.changedAll(before), Optional.of(Duration.ofSeconds(6)));
         operator.close();
         fleet.stopService(FAULTY);
@@ -162,7 +162,7 @@ abstract class AtomicChangeScenarios {
 
     @Test
     void aServiceDownAtTheDeadlineRevertsItsSwitchOnceBack() throws Exception {
-        OperatorSession operator = fleet.operator();
+        OperatorOnSwitches operator = fleet.operator();
         Fleet.apply(operator, Fleet.changedAll(before), Optional.of(Duration.ofSeconds(3)));
         operator.close();
         fleet.stopService(FAULTY);

@@ -8,7 +8,7 @@ import dev.waldoconf.lab.control.ControlClient;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.service.ChangeRunner;
-import dev.waldoconf.service.OperatorSession;
+import dev.waldoconf.service.OperatorOnSwitches;
 import dev.waldoconf.service.SwitchServer;
 import dev.waldoconf.snmp.SnmpCredentials;
 import dev.waldoconf.snmp.SnmpTarget;
@@ -45,7 +45,7 @@ final class Fleet implements AutoCloseable {
     private final List<Switch> switches;
     private final Path stateDir;
     private final List<SwitchServer> servers = new ArrayList<>();
-    private final List<OperatorSession> operators = new ArrayList<>();
+    private final List<OperatorOnSwitches> operators = new ArrayList<>();
 
     Fleet(List<Switch> switches, Path stateDir) {
         this.switches = List.copyOf(switches);
@@ -92,17 +92,17 @@ final class Fleet implements AutoCloseable {
     }
 
     /** A new operator (as a new {@code waldoconf} process would be) connected to every service. */
-    OperatorSession operator() {
+    OperatorOnSwitches operator() {
         Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
         servers.forEach(server -> addresses.put(server.switchName(), server.address()));
-        OperatorSession session = OperatorSession.connect(addresses,
+        OperatorOnSwitches session = OperatorOnSwitches.connect(addresses,
                 NetConfig.defaults("operator", stateDir.resolve("operator")), Clock.systemUTC());
         operators.add(session);
         return session;
     }
 
     /** Applies {@code desired} (one state per switch) as one change; returns the change id. */
-    static String apply(OperatorSession operator, List<SwitchState> desired, Optional<Duration> trial) {
+    static String apply(OperatorOnSwitches operator, List<SwitchState> desired, Optional<Duration> trial) {
         ChangeRunner runner = operator.runner();
         String change = runner.newChangeId();
         runner.apply(change, operator.targets(), desired, trial);
@@ -167,7 +167,7 @@ final class Fleet implements AutoCloseable {
 
     @Override
     public void close() {
-        operators.forEach(OperatorSession::close);
+        operators.forEach(OperatorOnSwitches::close);
         servers.forEach(server -> {
             try {
                 server.close();

@@ -43,7 +43,7 @@ class MutualAuthenticationTest {
 
     private final List<MemoryVlanDevice> devices = new ArrayList<>();
     private final List<SwitchServer> servers = new ArrayList<>();
-    private final List<OperatorSession> sessions = new ArrayList<>();
+    private final List<OperatorOnSwitches> sessions = new ArrayList<>();
     private Path ca;
 
     @BeforeEach
@@ -63,7 +63,7 @@ class MutualAuthenticationTest {
 
     @AfterEach
     void stop() {
-        sessions.forEach(OperatorSession::close);
+        sessions.forEach(OperatorOnSwitches::close);
         servers.forEach(SwitchServer::close);
     }
 
@@ -79,13 +79,13 @@ class MutualAuthenticationTest {
         return addresses;
     }
 
-    private OperatorSession connect(Map<String, InetSocketAddress> addresses, NetConfig net) {
-        OperatorSession session = OperatorSession.connect(addresses, net, Clock.systemUTC());
+    private OperatorOnSwitches connect(Map<String, InetSocketAddress> addresses, NetConfig net) {
+        OperatorOnSwitches session = OperatorOnSwitches.connect(addresses, net, Clock.systemUTC());
         sessions.add(session);
         return session;
     }
 
-    private void apply(OperatorSession session) {
+    private void apply(OperatorOnSwitches session) {
         session.runner().apply(session.runner().newChangeId(), session.targets(), List.of(WITH_VLAN_20, WITH_VLAN_20),
                 Optional.empty());
     }
@@ -97,7 +97,7 @@ class MutualAuthenticationTest {
 
     @Test
     void anOperatorWithTheChangeRoleChangesEverySwitchAndIsRecordedByName() throws Exception {
-        OperatorSession alice = connect(addresses(), Identities.operatorNet(operator("alice", false), Security.MUTUAL));
+        OperatorOnSwitches alice = connect(addresses(), Identities.operatorNet(operator("alice", false), Security.MUTUAL));
 
         apply(alice);
 
@@ -129,7 +129,7 @@ class MutualAuthenticationTest {
 
     @Test
     void aReadOnlyOperatorMayReadButItsChangeIsRefusedEverywhere() throws Exception {
-        OperatorSession bob = connect(addresses(), Identities.operatorNet(operator("bob", true), Security.MUTUAL));
+        OperatorOnSwitches bob = connect(addresses(), Identities.operatorNet(operator("bob", true), Security.MUTUAL));
 
         assertThat(bob.runner().pendingTrials(bob.targets())).hasSize(2);
         assertThatThrownBy(() -> apply(bob)).isInstanceOf(TransactionAbortedException.class)
@@ -151,15 +151,19 @@ class MutualAuthenticationTest {
 
         assertThatThrownBy(() -> connect(swapped, Identities.operatorNet(operator("alice", false), Security.MUTUAL)))
                 .isInstanceOf(NetworkException.class)
-                .hasMessage("the service at 127.0.0.1:" + servers.get(1).address().getPort() + " is not switch sw-1's:"
-                        + " switch-sw-2 answered, as its certificate from the project CA proves; check the service:"
-                        + " address of sw-1 in the inventory (nothing was sent to it)");
+                // Both addresses are connected at once, so both wrong services are named, each on its line.
+                .hasMessageContaining("cannot reach the services of 2 of 2 switches")
+                .hasMessageContaining("\n  sw-1: the service at 127.0.0.1:" + servers.get(1).address().getPort()
+                        + " is not switch sw-1's: switch-sw-2 answered, as its certificate from the project CA proves;"
+                        + " check the service: address of sw-1 in the inventory (nothing was sent to it)")
+                .hasMessageContaining("\n  sw-2: the service at 127.0.0.1:" + servers.get(0).address().getPort()
+                        + " is not switch sw-2's: switch-sw-1 answered");
         assertThat(devices).allSatisfy(device -> assertThat(device.read()).isEqualTo(FACTORY));
     }
 
     @Test
     void aServiceRevertsItsOwnExpiredTrialAndRecordsItAsItsOwnChange() throws Exception {
-        OperatorSession alice = connect(addresses(), Identities.operatorNet(operator("alice", false), Security.MUTUAL));
+        OperatorOnSwitches alice = connect(addresses(), Identities.operatorNet(operator("alice", false), Security.MUTUAL));
         alice.runner().apply(alice.runner().newChangeId(), alice.targets(), List.of(WITH_VLAN_20, WITH_VLAN_20),
                 Optional.of(java.time.Duration.ofSeconds(1)));
         alice.close();

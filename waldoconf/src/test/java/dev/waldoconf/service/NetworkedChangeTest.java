@@ -40,7 +40,7 @@ class NetworkedChangeTest {
 
     private final List<MemoryVlanDevice> devices = new ArrayList<>();
     private final List<SwitchServer> servers = new ArrayList<>();
-    private OperatorSession operator;
+    private OperatorOnSwitches operator;
 
     @BeforeEach
     void serveThreeSwitches() throws Exception {
@@ -58,10 +58,10 @@ class NetworkedChangeTest {
                 Clock.systemUTC());
     }
 
-    private OperatorSession connect() {
+    private OperatorOnSwitches connect() {
         Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
         servers.forEach(s -> addresses.put(s.switchName(), s.address()));
-        return OperatorSession.connect(addresses, NetConfig.defaults("operator", state.resolve("operator")),
+        return OperatorOnSwitches.connect(addresses, NetConfig.defaults("operator", state.resolve("operator")),
                 Clock.systemUTC());
     }
 

@@ -1,0 +1,32 @@
+package dev.waldoconf.service;
+
+import dev.waldo.net.NetConfig;
+import dev.waldoconf.engine.ProgressListener;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * For tests that drive switch services directly: an {@link OperatorSession} connected to every
+ * one of them, with a {@link ChangeRunner} on its host and the services as targets, as the engine
+ * sets them up.
+ */
+public record OperatorOnSwitches(OperatorSession session, ChangeRunner runner, List<ChangeRunner.Target> targets)
+        implements AutoCloseable {
+    /**
+     * Connects to the services at {@code services} (switch name to address).
+     *
+     * @throws dev.waldo.runtime.NetworkException naming every service that cannot be reached
+     */
+    public static OperatorOnSwitches connect(Map<String, InetSocketAddress> services, NetConfig config, Clock clock) {
+        OperatorSession session = OperatorSession.open(config, ChangeRunner.SERVICE, services, ProgressListener.NONE)
+                .requireAll();
+        return new OperatorOnSwitches(session, new ChangeRunner(session.host(), clock), ChangeRunner.targets(session));
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+}
