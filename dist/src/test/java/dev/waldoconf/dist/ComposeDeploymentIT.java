@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Compose deployment of {@code deploy/compose} for real: the serve image built from the unpacked
- * release (nothing pulled), four service agents and four lab switches as containers on host
+ * release (nothing pulled), two site agents (two switches each) and four lab switches as containers on host
  * networking, {@code configs/vlan.yaml} applied from the host by the release's {@code waldoconf},
  * every switch read over SNMP, and {@code down -v} leaving no container, network, volume or image.
  * Skipped, with the reason printed, without a Docker engine or Compose; failed instead when
