@@ -283,7 +283,7 @@ public final class Host implements AutoCloseable {
                 peers.add(number);
             }
         }
-        if (!peers.contains(txn.host()) && !knowsHost(txn.host())) {
+        if (!peers.contains(txn.host()) && !knowsHost(txn.host()) && !inCore(() -> core.knownFromStorage(txn))) {
             throw new IllegalArgumentException("host " + id + " cannot ask about transaction " + transactionId
                     + ": its coordinator, host number " + txn.host() + ", is not among " + peerHostIds
                     + "; pass the host ids BoundTransaction.peers() gave for it");
@@ -302,6 +302,52 @@ public final class Host implements AutoCloseable {
             }
             return outcome;
         });
+    }
+
+    /**
+     * A transaction an earlier run of this host voted yes on, taken up from its storage at start,
+     * whose outcome this run has not learned yet.
+     *
+     * @param id the transaction's id, as its bindings saw it ({@link BoundTransaction#id()})
+     * @param peers whom the host asks for the outcome: the coordinator and the other participants
+     *     the prepared record names, by host id, or as {@code "host number N"} while the transport
+     *     knows no id for that number (a restarted host learns ids as links come up)
+     */
+    public record RestoredInDoubt(String id, List<String> peers) {
+        /** Copies the peers. */
+        public RestoredInDoubt {
+            peers = List.copyOf(peers);
+        }
+    }
+
+    /**
+     * The transactions an earlier run of this host voted yes on and that are still in doubt: its
+     * storage logged each prepare with its peers before the vote left, so bindings keep no peers of
+     * their own. Call {@link #recoverInDoubt(String)} to learn each one's outcome.
+     */
+    public List<RestoredInDoubt> restoredInDoubt() {
+        return inCore(() -> core.restoredInDoubt().entrySet().stream()
+                .map(entry -> new RestoredInDoubt(entry.getKey().toString(),
+                        entry.getValue().stream().map(this::nameOf).toList()))
+                .toList());
+    }
+
+    private String nameOf(int hostNumber) {
+        String hostId = transport.hostId(hostNumber);
+        return hostId != null ? hostId : "host number " + hostNumber;
+    }
+
+    /**
+     * Learns the outcome of a transaction an earlier run of this host journaled as prepared,
+     * asking the peers its storage logged with the prepare (see {@link #restoredInDoubt()}): as
+     * {@link #recoverInDoubt(String, Collection)} with no peers of the caller's. A transaction the
+     * log holds no prepare of was never voted yes on, and is backed out at once.
+     *
+     * @throws IllegalArgumentException if {@code transactionId} is not of the form "host.serial",
+     *     or the storage knows nothing of it and the transport does not know its coordinator
+     */
+    public CompletableFuture<Boolean> recoverInDoubt(String transactionId) {
+        return recoverInDoubt(transactionId, List.of());
     }
 
     private boolean knowsHost(int number) {

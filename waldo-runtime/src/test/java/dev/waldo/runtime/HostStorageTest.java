@@ -85,6 +85,35 @@ class HostStorageTest {
     }
 
     /**
+     * A restarted host lists what its log holds in doubt, with the peers the prepare was logged
+     * with, so bindings need not journal peers: and learns the outcome asking only those.
+     */
+    @Test
+    void aRestartedHostListsItsInDoubtAttemptsWithTheLoggedPeersAndRecoversThemByIdAlone() throws Exception {
+        Host h1 = Host.inMemory(network, "h1");
+        Host.inMemory(network, "h2");
+        TxnId lost = new TxnId(1, 100_000);
+        TxnId ended = new TxnId(1, 100_001);
+        try (FileStorage earlierRun = FileStorage.open(directory)) {
+            earlierRun.load();
+            earlierRun.append(List.of(
+                    new StorageRecord.Prepared(lost, 1, Set.of(2), List.of(LockId.whole(1, "bound")), new byte[0]),
+                    new StorageRecord.Prepared(ended, 1, Set.of(), List.of(), new byte[0]),
+                    new StorageRecord.Ended(ended, true)));
+        }
+
+        Host restarted = Host.inMemory(network, "h3-next-run", FileStorage.open(directory));
+
+        assertThat(restarted.restoredInDoubt()).as("only the attempt whose end was not logged")
+                .containsExactly(new Host.RestoredInDoubt(lost.toString(), List.of("h1", "h2")));
+        assertThat(restarted.recoverInDoubt(lost.toString()).get(30, TimeUnit.SECONDS))
+                .as("h1 logged no commit: backed out").isFalse();
+        Awaiting.until(() -> restarted.restoredInDoubt().isEmpty(), "the attempt is no longer in doubt");
+        restarted.close();
+        assertThat(h1.liveTransactions()).isZero();
+    }
+
+    /**
      * A binding journaled its work before its host's yes vote was logged, and the process died in
      * between (WaldoConf's service killed inside its prepare). The log holds no prepare, so the
      * vote never left: the attempt is backed out at once, even when no peer is reachable or every
