@@ -11,6 +11,7 @@ import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.storage.Storage;
 import dev.waldo.runtime.storage.StorageException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -85,7 +86,24 @@ public final class Host implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "host " + id + ": taking up " + records.size()
                     + " transaction records from storage");
         }
+        records.forEach(this::learnPeersOf);
         inCore(() -> core.restore(records, storage.hasEarlierRuns(), false));
+    }
+
+    /**
+     * Makes the host ids a prepare was logged with known to the transport before the restored
+     * attempt asks them: the core logs peers by number, and a wire transport can only name a host
+     * whose id it knows. The ids are the payload {@link #prepareLocal} logs with a bindings' yes vote.
+     */
+    private void learnPeersOf(dev.waldo.runtime.core.StorageRecord record) {
+        if (record instanceof dev.waldo.runtime.core.StorageRecord.Prepared prepared && prepared.payload().length > 0) {
+            for (String peer : new String(prepared.payload(), StandardCharsets.UTF_8).split("\n")) {
+                if (transport.learnHost(peer) < 0) {
+                    LOG.log(System.Logger.Level.WARNING, "host " + id + " cannot ask '" + peer + "' about restored"
+                            + " transaction " + prepared.txn() + ": the transport cannot name it");
+                }
+            }
+        }
     }
 
     /**
@@ -707,9 +725,10 @@ public final class Host implements AutoCloseable {
         changes.forEach((name, list) -> prepared.add(
                 new PreparedBinding(name, bindings.get(name), new BoundTransaction(attempt.toString(), list, peers))));
         txn.preparedBindings = prepared;
+        byte[] peerIds = String.join("\n", peers).getBytes(StandardCharsets.UTF_8);
         if (!runBindingWork(() -> {
             String refusal = prepareBindings(prepared);
-            inCore(() -> core.vote(attempt, refusal == null, refusal, true));
+            inCore(() -> core.vote(attempt, refusal == null, refusal, true, peerIds));
         })) {
             core.vote(attempt, false, "host " + id + " is closing", true);
         }
