@@ -11,6 +11,7 @@ import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.storage.Storage;
 import dev.waldo.runtime.storage.StorageException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -87,7 +88,24 @@ public final class Host implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "host " + id + ": taking up " + records.size()
                     + " transaction records from storage");
         }
+        records.forEach(this::learnPeersOf);
         inCore(() -> core.restore(records, storage.hasEarlierRuns(), false));
+    }
+
+    /**
+     * Makes the host ids a prepare was logged with known to the transport before the restored
+     * attempt asks them: the core logs peers by number, and a wire transport can only name a host
+     * whose id it knows. The ids are the payload {@link #prepareLocal} logs with a bindings' yes vote.
+     */
+    private void learnPeersOf(dev.waldo.runtime.core.StorageRecord record) {
+        if (record instanceof dev.waldo.runtime.core.StorageRecord.Prepared prepared && prepared.payload().length > 0) {
+            for (String peer : new String(prepared.payload(), StandardCharsets.UTF_8).split("\n")) {
+                if (transport.learnHost(peer) < 0) {
+                    LOG.log(System.Logger.Level.WARNING, "host " + id + " cannot ask '" + peer + "' about restored"
+                            + " transaction " + prepared.txn() + ": the transport cannot name it");
+                }
+            }
+        }
     }
 
     /**
@@ -287,7 +305,7 @@ public final class Host implements AutoCloseable {
                 peers.add(number);
             }
         }
-        if (!peers.contains(txn.host()) && !knowsHost(txn.host())) {
+        if (!peers.contains(txn.host()) && !knowsHost(txn.host()) && !inCore(() -> core.knownFromStorage(txn))) {
             throw new IllegalArgumentException("host " + id + " cannot ask about transaction " + transactionId
                     + ": its coordinator, host number " + txn.host() + ", is not among " + peerHostIds
                     + "; pass the host ids BoundTransaction.peers() gave for it");
@@ -306,6 +324,52 @@ public final class Host implements AutoCloseable {
             }
             return outcome;
         });
+    }
+
+    /**
+     * A transaction an earlier run of this host voted yes on, taken up from its storage at start,
+     * whose outcome this run has not learned yet.
+     *
+     * @param id the transaction's id, as its bindings saw it ({@link BoundTransaction#id()})
+     * @param peers whom the host asks for the outcome: the coordinator and the other participants
+     *     the prepared record names, by host id, or as {@code "host number N"} while the transport
+     *     knows no id for that number (a restarted host learns ids as links come up)
+     */
+    public record RestoredInDoubt(String id, List<String> peers) {
+        /** Copies the peers. */
+        public RestoredInDoubt {
+            peers = List.copyOf(peers);
+        }
+    }
+
+    /**
+     * The transactions an earlier run of this host voted yes on and that are still in doubt: its
+     * storage logged each prepare with its peers before the vote left, so bindings keep no peers of
+     * their own. Call {@link #recoverInDoubt(String)} to learn each one's outcome.
+     */
+    public List<RestoredInDoubt> restoredInDoubt() {
+        return inCore(() -> core.restoredInDoubt().entrySet().stream()
+                .map(entry -> new RestoredInDoubt(entry.getKey().toString(),
+                        entry.getValue().stream().map(this::nameOf).toList()))
+                .toList());
+    }
+
+    private String nameOf(int hostNumber) {
+        String hostId = transport.hostId(hostNumber);
+        return hostId != null ? hostId : "host number " + hostNumber;
+    }
+
+    /**
+     * Learns the outcome of a transaction an earlier run of this host journaled as prepared,
+     * asking the peers its storage logged with the prepare (see {@link #restoredInDoubt()}): as
+     * {@link #recoverInDoubt(String, Collection)} with no peers of the caller's. A transaction the
+     * log holds no prepare of was never voted yes on, and is backed out at once.
+     *
+     * @throws IllegalArgumentException if {@code transactionId} is not of the form "host.serial",
+     *     or the storage knows nothing of it and the transport does not know its coordinator
+     */
+    public CompletableFuture<Boolean> recoverInDoubt(String transactionId) {
+        return recoverInDoubt(transactionId, List.of());
     }
 
     private boolean knowsHost(int number) {
@@ -707,9 +771,10 @@ public final class Host implements AutoCloseable {
         changes.forEach((name, list) -> prepared.add(
                 new PreparedBinding(name, bindings.get(name), new BoundTransaction(attempt.toString(), list, peers))));
         txn.preparedBindings = prepared;
+        byte[] peerIds = String.join("\n", peers).getBytes(StandardCharsets.UTF_8);
         if (!runBindingWork(() -> {
             String refusal = prepareBindings(prepared);
-            inCore(() -> core.vote(attempt, refusal == null, refusal, true));
+            inCore(() -> core.vote(attempt, refusal == null, refusal, true, peerIds));
         })) {
             core.vote(attempt, false, "host " + id + " is closing", true);
         }

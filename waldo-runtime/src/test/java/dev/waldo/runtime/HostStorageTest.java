@@ -55,6 +55,8 @@ class HostStorageTest {
         StorageRecord.Prepared prepared = (StorageRecord.Prepared) log.get(0);
         assertThat(prepared.coordinator()).as("h1's number").isEqualTo(1);
         assertThat(prepared.peers()).as("h3's number").containsExactly(3);
+        assertThat(new String(prepared.payload(), java.nio.charset.StandardCharsets.UTF_8))
+                .as("whom to ask, by host id, so a restarted wire transport can name them").isEqualTo("h1\nh3");
         assertThat(log.subList(1, 3)).containsExactly(new StorageRecord.Ended(prepared.txn(), true),
                 new StorageRecord.Forgotten(prepared.txn()));
     }
@@ -82,6 +84,36 @@ class HostStorageTest {
             assertThat(reopened.load()).last().isEqualTo(new StorageRecord.Ended(lost, false));
         }
         assertThat(h1.liveTransactions()).isZero();
+    }
+
+    /**
+     * A restarted host lists what its log holds in doubt, with the peers the prepare was logged
+     * with, so bindings need not journal peers; and a binding attaches to it by id alone. The
+     * peers are down, so the attempt stays in doubt while the test looks (the outcome itself is
+     * {@link #aHostStartedOnALogWithAPreparedAttemptAsksAndLogsTheOutcome}'s).
+     */
+    @Test
+    void aRestartedHostListsItsInDoubtAttemptsWithTheLoggedPeersAndAttachesToThemByIdAlone() throws Exception {
+        Host.inMemory(network, "h1").close();
+        Host.inMemory(network, "h2").close();
+        TxnId lost = new TxnId(1, 100_000);
+        TxnId ended = new TxnId(1, 100_001);
+        try (FileStorage earlierRun = FileStorage.open(directory)) {
+            earlierRun.load();
+            earlierRun.append(List.of(
+                    new StorageRecord.Prepared(lost, 1, Set.of(2), List.of(LockId.whole(1, "bound")), new byte[0]),
+                    new StorageRecord.Prepared(ended, 1, Set.of(), List.of(), new byte[0]),
+                    new StorageRecord.Ended(ended, true)));
+        }
+
+        Host restarted = Host.inMemory(network, "h3-next-run", FileStorage.open(directory));
+
+        assertThat(restarted.restoredInDoubt()).as("only the attempt whose end was not logged")
+                .containsExactly(new Host.RestoredInDoubt(lost.toString(), List.of("h1", "h2")));
+        var outcome = restarted.recoverInDoubt(lost.toString());
+        assertThat(outcome).as("attached, still asking the peers it logged").isNotDone();
+        assertThat(restarted.recoverInDoubt(lost.toString())).as("asked twice: one outcome").isSameAs(outcome);
+        restarted.close();
     }
 
     /**

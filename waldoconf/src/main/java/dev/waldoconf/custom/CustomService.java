@@ -13,8 +13,9 @@ import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.snmp.ScalarValue;
-import dev.waldoconf.service.SwitchServer;
+import dev.waldoconf.service.DeviceJournal;
 import dev.waldoconf.service.InDoubtRecovery;
+import dev.waldoconf.service.SwitchServer;
 import dev.waldoconf.service.TrialRecord;
 import dev.waldoconf.service.TrialTimer;
 import dev.waldoconf.snmp.SnmpScalars;
@@ -31,19 +32,14 @@ import org.snmp4j.smi.OID;
  * An operator's own .wld device service, as {@code waldoconf serve --service my.wld|system-group
  * --switch NAME} mounts it on the one {@link SwitchServer}: the program's served Service (see
  * {@link CustomProgram#servedService()}), its {@code @snmp} variables bound to the switch's SNMP
- * agent with a {@link ScalarSnmpBinding} (journaling into {@link #journalFile}). Each operator that
+ * agent with a {@link ScalarSnmpBinding} (journaling into the {@link DeviceJournal} at {@link #journalFile}). Each operator that
  * connects gets a {@value CustomProgram#DESK} that hands out the served Service. Beside the served
  * Service runs the shipped {@value CustomProgram#TRIAL}, which keeps the agent's pending trial; a
- * {@link TrialTimer} reverts it at its deadline, after a restart too (the binding journals it in
- * {@link #trialDir}). The server's {@link dev.waldoconf.service.ChangeGuard}, transaction log and
+ * {@link TrialTimer} reverts it at its deadline, after a restart too (the binding journals it in the
+ * same journal). The server's {@link dev.waldoconf.service.ChangeGuard}, transaction log and
  * {@link InDoubtRecovery} are the VLAN service's.
  */
 public final class CustomService {
-    /** The journal's file name in the service's state directory. */
-    public static final String JOURNAL_FILE = "scalar-undo.journal";
-    /** The trial journal's directory in the service's state directory. */
-    public static final String TRIAL_DIR = "trial";
-
     private CustomService() {
     }
 
@@ -111,7 +107,7 @@ public final class CustomService {
      * Starts serving switch {@code name}: checks that the agent holds every {@code @snmp} object
      * with a matching type, settles what a previous run left in the journal ({@link
      * ScalarSnmpBinding#recover()}: an interrupted prepare is undone, an in-doubt one kept, and its
-     * outcome asked in the background of {@code otherServices} and the hosts journaled with it; see
+     * outcome asked in the background of the peers the runtime logged with it, linking to {@code otherServices}; see
      * {@link InDoubtRecovery}), creates
      * the served Service (its onCreate gets {@code name} if it takes a Text), and listens at
      * {@code listen} (port 0 picks a free one). The server owns {@code agent} from here on and
@@ -129,8 +125,8 @@ public final class CustomService {
             throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
         checkObjects(program, served, agent);
-        ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent, ScalarJournal.open(journalFile(net)),
-                trialDir(net));
+        ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent,
+                DeviceJournal.open(journalFile(net).getParent(), PreImage.FORMAT));
         binding.recover();
         return SwitchServer.start(name, net, program.load().structs(), listen, Clock.systemUTC(), otherServices,
                 host -> mount(name, program, served, agent, binding, host));
@@ -182,7 +178,7 @@ public final class CustomService {
             @Override
             public List<InDoubtRecovery.InDoubt> inDoubt() {
                 return binding.inDoubt().stream().map(entry -> new InDoubtRecovery.InDoubt(entry.key(),
-                        entry.transactionId(), entry.peers())).toList();
+                        ScalarSnmpBinding.transactionId(entry.key()))).toList();
             }
 
             @Override
@@ -221,20 +217,12 @@ public final class CustomService {
     }
 
     /**
-     * Where the service journals its pending trial (the pre-image it reverts to and the deadline): a
-     * directory in its host's state directory.
-     */
-    public static Path trialDir(NetConfig net) {
-        return net.stateDir().resolve(TRIAL_DIR);
-    }
-
-    /**
-     * Where the service journals the pre-images of unfinished transactions: in its host's state
-     * directory, which is the service's own ({@code .waldoconf/services/NAME/net} under
-     * {@code serve}), so two services never share a journal.
+     * Where the service keeps its {@link DeviceJournal} (undo data of unfinished transactions, the
+     * pending trial): in its host's state directory, which is the service's own ({@code
+     * .waldoconf/services/NAME/net} under {@code serve}), so two services never share a journal.
      */
     public static Path journalFile(NetConfig net) {
-        return net.stateDir().resolve(JOURNAL_FILE);
+        return net.stateDir().resolve(DeviceJournal.FILE);
     }
 
     /**

@@ -4,16 +4,13 @@ import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
 import dev.waldo.runtime.WaldoObject;
-import dev.waldoconf.custom.ScalarJournal.Entry;
-import dev.waldoconf.custom.ScalarJournal.PreImage;
-import dev.waldoconf.custom.ScalarJournal.Stage;
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.service.DeviceJournal;
+import dev.waldoconf.service.DeviceJournal.Stage;
+import dev.waldoconf.service.TrialRecord;
 import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
-import dev.waldoconf.service.TrialJournal;
-import dev.waldoconf.service.TrialRecord;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +28,7 @@ import org.snmp4j.smi.OID;
 /**
  * Mirrors variables annotated {@code @snmp(oid: '1.3.6.1.2.1.1.6.0')} (Text or Number) onto
  * scalar objects of one SNMP agent inside two-phase commit (DESIGN.md "Bound state"), with a
- * durable {@link ScalarJournal} so that a service killed at any point leaves nothing half done
+ * durable {@link DeviceJournal} (the one every device service keeps) so that a service killed at any point leaves nothing half done
  * once it is back.
  *
  * <ul>
@@ -50,12 +47,12 @@ import org.snmp4j.smi.OID;
  *       coordinator cannot have committed it: it is undone. A {@code backed-out} entry is undone. A
  *       {@code prepared} entry voted yes and its outcome never arrived: it is in doubt, and is kept,
  *       values and pre-image alike, until {@link #resolve} is told the outcome ({@link CustomService}
- *       asks the hosts journaled with it, see {@link dev.waldoconf.service.InDoubtRecovery}).</li>
+ *       asks the runtime, which asks the peers it logged with the vote, see {@link dev.waldoconf.service.InDoubtRecovery}).</li>
  * </ul>
  * <b>Trials</b>: the shipped trial keeper's variables ({@code @snmp(trial: ...)} in desk.wld) change in
  * the same transaction as the device variables. A staging journals, in prepare and before the vote,
- * a {@link TrialRecord} with the pre-image just read from the agent and the deadline, in a
- * {@link TrialJournal} (the VLAN service's), and hands it to the {@link dev.waldoconf.service.TrialTimer};
+ * a {@link TrialRecord} with the pre-image just read from the agent and the deadline, in the
+ * transaction's journal entry (so one write commits the entry and keeps its trial), and hands it to the {@link dev.waldoconf.service.TrialTimer};
  * a revert SETs that pre-image back like any change (undone on abort); a confirm forgets it. While a
  * trial is pending, any other change votes no. {@link #load} starts every device variable from the
  * agent's value, so a revert is what the next transaction sees.
@@ -77,8 +74,7 @@ public final class ScalarSnmpBinding implements Binding {
 
     private final String agentName;
     private final SnmpScalars agent;
-    private final ScalarJournal journal;
-    private final TrialJournal<List<PreImage>> trials;
+    private final DeviceJournal<List<PreImage>> journal;
     /** The committed trial record: the pending trial and its pre-image, or one with no trial. */
     private volatile TrialRecord<List<PreImage>> trial = NO_TRIAL;
     /** Trial records prepared here and not yet ended, by the runtime's transaction id. */
@@ -98,18 +94,20 @@ public final class ScalarSnmpBinding implements Binding {
     }
 
     /**
-     * A binding onto {@code agent}, journaling undo data into {@code journal} and trials into a
-     * {@link TrialJournal} in {@code trialDir}. Call {@link #recover()} before the first transaction.
+     * A binding onto {@code agent}, journaling undo data and trials into {@code journal} (opened with
+     * {@link PreImage#FORMAT}). Call {@link #recover()} before the first transaction.
      *
      * @param agentName the switch's inventory name, for messages (the agent's own messages carry it too)
-     * @throws IOException if {@code trialDir} cannot be created
      */
-    public ScalarSnmpBinding(String agentName, SnmpScalars agent, ScalarJournal journal, Path trialDir)
-            throws IOException {
+    public ScalarSnmpBinding(String agentName, SnmpScalars agent, DeviceJournal<List<PreImage>> journal) {
         this.agentName = agentName;
         this.agent = agent;
         this.journal = journal;
-        this.trials = new TrialJournal<>(trialDir, ScalarJournal.VALUES);
+    }
+
+    /** The runtime's id of the transaction journaled as {@code key}: the key without the service run's tag. */
+    public static String transactionId(String key) {
+        return key.substring(key.indexOf('/') + 1);
     }
 
     /**
@@ -147,12 +145,11 @@ public final class ScalarSnmpBinding implements Binding {
      * @throws DeviceException if an undo fails (the entry stays; start again once the agent answers)
      * @throws IOException if the journal cannot be written
      */
-    public synchronized List<Entry> recover() throws DeviceException, IOException {
-        List<Entry> entries = new ArrayList<>(journal.entries());
-        TrialRecord<List<PreImage>> committedTrial = trials.committed();
+    public synchronized List<DeviceJournal.Entry<List<PreImage>>> recover() throws DeviceException, IOException {
+        List<DeviceJournal.Entry<List<PreImage>>> entries = new ArrayList<>(journal.entries());
+        TrialRecord<List<PreImage>> committedTrial = journal.committed();
         trial = committedTrial == null ? NO_TRIAL : committedTrial;
-        recoverPreparedTrial(entries);
-        for (Entry entry : entries.reversed()) {
+        for (DeviceJournal.Entry<List<PreImage>> entry : entries.reversed()) {
             if (entry.stage() == Stage.PREPARED) {
                 inDoubt.add(entry.key());
                 LOG.warn("{}: transaction {} voted yes here before the service stopped, and its outcome never"
@@ -169,45 +166,8 @@ public final class ScalarSnmpBinding implements Binding {
         return inDoubt();
     }
 
-    /**
-     * Settles a trial record that prepared before the service stopped, by its transaction's entry in
-     * the undo journal: none left means the transaction committed (commit forgets the entry before
-     * it keeps the trial record), a prepared one is in doubt and waits for {@link #resolve}, any
-     * other was never decided yes here and is forgotten with its undo.
-     */
-    private void recoverPreparedTrial(List<Entry> entries) throws IOException {
-        TrialRecord<List<PreImage>> prepared = trials.prepared();
-        if (prepared == null) {
-            return;
-        }
-        Entry entry = entries.stream().filter(e -> e.key().equals(prepared.transaction())).findFirst().orElse(null);
-        if (entry == null) {
-            trials.commit();
-            trial = prepared;
-        } else if (entry.stage() != Stage.PREPARED) {
-            trials.abort();
-        }
-    }
-
-    /** Ends the prepared trial record of in-doubt transaction {@code key}, if it has one. */
-    private void resolvePreparedTrial(String key, boolean commit) throws IOException {
-        TrialRecord<List<PreImage>> prepared = trials.prepared();
-        if (prepared == null || !prepared.transaction().equals(key)) {
-            return;
-        }
-        if (commit) {
-            trials.commit();
-            trial = prepared;
-            if (prepared.hasTrial()) {
-                onDeadline.accept(prepared);
-            }
-        } else {
-            trials.abort();
-        }
-    }
-
     /** The entries found in doubt at start that are not resolved yet. */
-    public synchronized List<Entry> inDoubt() {
+    public synchronized List<DeviceJournal.Entry<List<PreImage>>> inDoubt() {
         return journal.entries().stream().filter(e -> inDoubt.contains(e.key())).toList();
     }
 
@@ -224,21 +184,28 @@ public final class ScalarSnmpBinding implements Binding {
      * @throws IOException if the journal cannot be written
      */
     public synchronized void resolve(String key, boolean commit) throws DeviceException, IOException {
-        Entry entry = journal.entry(key).filter(e -> inDoubt.contains(key)).orElseThrow(() ->
+        DeviceJournal.Entry<List<PreImage>> entry = journal.entry(key).filter(e -> inDoubt.contains(key))
+                .orElseThrow(() ->
                 new IllegalArgumentException(agentName + ": no in-doubt transaction " + key + "; in doubt: "
                         + inDoubt));
-        for (Entry other : journal.entries()) {
+        for (DeviceJournal.Entry<List<PreImage>> other : journal.entries()) {
             if (!inDoubt.contains(other.key())) {
                 throw new IllegalStateException(agentName + ": transaction " + other.key() + " is unfinished here;"
                         + " resolve " + key + " once it ends");
             }
         }
         if (commit) {
-            journal.commit(key);
+            journal.commit(key, ScalarSnmpBinding::overridden);
+            if (entry.record() != null) {
+                trial = entry.record();
+                if (trial.hasTrial()) {
+                    onDeadline.accept(trial);
+                }
+            }
         } else {
             // Putting back this pre-image would overwrite what a newer transaction on the same objects
             // may have committed; its outcome decides first.
-            List<String> newer = journal.newerOnTheSameObjects(key);
+            List<String> newer = newerOnTheSameObjects(key);
             if (!newer.isEmpty()) {
                 throw new IllegalStateException(agentName + ": resolve " + newer + " first: newer, in doubt too, and"
                         + " on the same objects as " + key);
@@ -246,7 +213,6 @@ public final class ScalarSnmpBinding implements Binding {
             undo(entry, "in-doubt transaction " + key + " was backed out");
             journal.remove(key);
         }
-        resolvePreparedTrial(key, commit);
         inDoubt.remove(key);
         LOG.info("{}: in-doubt transaction {} resolved as {}", agentName, key, commit ? "committed" : "backed out");
     }
@@ -306,11 +272,18 @@ public final class ScalarSnmpBinding implements Binding {
                 return Vote.no(agentName + ": " + where + ": " + e.getMessage());
             }
         }
-        Entry entry;
+        DeviceJournal.Entry<List<PreImage>> entry;
         try {
-            entry = journalPreImages(key(transaction), plan, transaction.peers());
-            if (outcome != null) {
-                prepareTrial(transaction, entry, plan, trialChanges);
+            List<PreImage> preImages = readPreImages(plan);
+            TrialRecord<List<PreImage>> record = outcome == null ? null
+                    : trialRecord(key(transaction), preImages, plan, trialChanges);
+            entry = new DeviceJournal.Entry<>(key(transaction), Stage.PREPARING, preImages, record);
+            journal.put(entry);
+            if (record != null) {
+                preparedTrials.put(transaction.id(), record);
+                if (record.hasTrial()) {
+                    onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
+                }
             }
         } catch (DeviceException e) {
             return votingNo(e.getMessage());
@@ -348,42 +321,30 @@ public final class ScalarSnmpBinding implements Binding {
     }
 
     /**
-     * Journals, durably and before the vote, the trial this transaction leaves: a staged one keeps
-     * the pre-image the undo journal just read (what the agent held, not what Waldo held) with
-     * its deadline and switches; a confirm or revert leaves none.
+     * The trial record this transaction leaves, journaled with its entry before the vote: a staged
+     * trial keeps the pre-image just read (what the agent held, not what Waldo held) with its
+     * deadline and switches; a confirm or revert leaves none.
      */
-    private void prepareTrial(BoundTransaction transaction, Entry entry, List<Planned> plan,
-            Map<String, Object> changes) throws IOException {
+    private static TrialRecord<List<PreImage>> trialRecord(String key, List<PreImage> preImages, List<Planned> plan,
+            Map<String, Object> changes) {
         String change = (String) changes.getOrDefault(TRIAL_CHANGE, "");
-        TrialRecord<List<PreImage>> record = change.isEmpty() ? new TrialRecord<>(entry.key(), List.of(), "", 0,
-                List.of(), List.of())
-                : new TrialRecord<>(entry.key(), plan.stream().map(p -> new PreImage(p.oid(), p.value())).toList(),
+        return change.isEmpty() ? new TrialRecord<>(key, List.of(), "", 0, List.of(), List.of())
+                : new TrialRecord<>(key, plan.stream().map(p -> new PreImage(p.oid(), p.value())).toList(),
                         change, Math.round((Double) changes.getOrDefault(TRIAL_DEADLINE, 0.0)),
-                        switches((String) changes.getOrDefault(TRIAL_SWITCHES, "")), entry.preImages());
-        trials.prepare(record);
-        preparedTrials.put(transaction.id(), record);
-        if (record.hasTrial()) {
-            onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
-        }
+                        switches((String) changes.getOrDefault(TRIAL_SWITCHES, "")), preImages);
     }
 
     private static List<String> switches(String commaSeparated) {
         return commaSeparated.isEmpty() ? List.of() : List.of(commaSeparated.split(","));
     }
 
-    /**
-     * Reads what every planned object holds and journals it, durably, before anything is SET, with
-     * the hosts that can tell the outcome should this service restart in doubt.
-     */
-    private Entry journalPreImages(String key, List<Planned> plan, List<String> peers)
-            throws DeviceException, IOException {
+    /** Reads what every planned object holds, to journal it before anything is SET. */
+    private List<PreImage> readPreImages(List<Planned> plan) throws DeviceException {
         List<PreImage> preImages = new ArrayList<>();
         for (Planned set : plan) {
             preImages.add(new PreImage(set.oid(), agent.get(set.oid())));
         }
-        Entry entry = new Entry(key, Stage.PREPARING, preImages, peers);
-        journal.put(entry);
-        return entry;
+        return preImages;
     }
 
     private Vote votingNo(String reason) {
@@ -402,7 +363,7 @@ public final class ScalarSnmpBinding implements Binding {
      * @return null when nothing is owed any more, else why a new change must wait
      */
     private String payOwedUndos() {
-        for (Entry entry : journal.entries().reversed()) {
+        for (DeviceJournal.Entry<List<PreImage>> entry : journal.entries().reversed()) {
             if (entry.stage() != Stage.BACKED_OUT) {
                 continue;
             }
@@ -439,12 +400,10 @@ public final class ScalarSnmpBinding implements Binding {
 
     @Override
     public synchronized void commit(BoundTransaction transaction) throws IOException {
-        // The undo entry goes first: a prepared trial record without its entry counts as committed
-        // at the next start.
-        journal.commit(key(transaction));
+        // One write: the entry goes, its trial record (if any) becomes the committed one.
+        journal.commit(key(transaction), ScalarSnmpBinding::overridden);
         TrialRecord<List<PreImage>> record = preparedTrials.remove(transaction.id());
         if (record != null) {
-            trials.commit();
             trial = record;
             if (record.hasTrial()) {
                 onDeadline.accept(record);
@@ -454,10 +413,8 @@ public final class ScalarSnmpBinding implements Binding {
 
     @Override
     public synchronized void abort(BoundTransaction transaction) throws IOException {
-        if (preparedTrials.remove(transaction.id()) != null) {
-            trials.abort();
-        }
-        Entry entry = journal.entry(key(transaction)).orElse(null);
+        preparedTrials.remove(transaction.id());
+        DeviceJournal.Entry<List<PreImage>> entry = journal.entry(key(transaction)).orElse(null);
         if (entry == null) {
             return;  // prepare failed before it journaled anything, so it SET nothing
         }
@@ -480,9 +437,10 @@ public final class ScalarSnmpBinding implements Binding {
      *
      * @throws DeviceException naming {@code why} and the first object that could not be put back
      */
-    private void undo(Entry entry, String why) throws DeviceException {
+    private void undo(DeviceJournal.Entry<List<PreImage>> entry, String why) throws DeviceException {
         DeviceException first = null;
-        for (PreImage preImage : entry.preImages().reversed()) {
+        List<PreImage> preImages = entry.undo() == null ? List.of() : entry.undo();  // null: all overridden
+        for (PreImage preImage : preImages.reversed()) {
             try {
                 if (!agent.get(preImage.oid()).equals(preImage.old())) {
                     agent.restore(preImage.oid(), preImage.old());
@@ -495,6 +453,35 @@ public final class ScalarSnmpBinding implements Binding {
             throw new DeviceException(agentName + ": " + why + ", and its old values could not all be put back ("
                     + first.getMessage() + "); they stay in " + journal.file(), false, first);
         }
+    }
+
+    /**
+     * What is left of an older unfinished entry's pre-images once a newer transaction committed
+     * {@code committed}: a committed value overrides whatever the older one would have put back on
+     * the same object. Null when nothing is left.
+     */
+    private static List<PreImage> overridden(List<PreImage> older, List<PreImage> committed) {
+        Set<OID> set = committed.stream().map(PreImage::oid).collect(java.util.stream.Collectors.toSet());
+        List<PreImage> left = older.stream().filter(p -> !set.contains(p.oid())).toList();
+        return left.isEmpty() ? null : left;
+    }
+
+    /** The keys of the entries newer than {@code key}'s that hold a pre-image of one of its objects. */
+    private List<String> newerOnTheSameObjects(String key) {
+        DeviceJournal.Entry<List<PreImage>> entry = journal.entry(key).orElse(null);
+        if (entry == null || entry.undo() == null) {
+            return List.of();
+        }
+        Set<OID> objects = entry.undo().stream().map(PreImage::oid).collect(java.util.stream.Collectors.toSet());
+        List<String> newer = new ArrayList<>();
+        boolean after = false;
+        for (DeviceJournal.Entry<List<PreImage>> other : journal.entries()) {
+            if (after && other.undo() != null && other.undo().stream().anyMatch(p -> objects.contains(p.oid()))) {
+                newer.add(other.key());
+            }
+            after = after || other.key().equals(key);
+        }
+        return newer;
     }
 
     private String key(BoundTransaction transaction) {

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * transaction on its device: keeps the new state if it committed, puts the undo data back if not.
  * Every kind of service uses it (a switch's VLAN service, a custom device service).
  *
- * <p>It links to the other services of the inventory (a restarted host knows nobody), then asks
- * the hosts recorded with each transaction through {@link Host#recoverInDoubt}: the first that
+ * <p>It links to the other services of the inventory (a restarted host knows nobody), then has
+ * the runtime ask the hosts its storage logged with each transaction's prepare ({@link
+ * Host#restoredInDoubt}, {@link Host#recoverInDoubt(String)}): the first that
  * knows the outcome, or that never voted yes and so vetoes, decides; the service's own runtime
  * storage answers at once for a transaction it logged as ended, or never logged as prepared
  * (its vote never left). While every host asked voted yes and none knows, or none can be
@@ -44,12 +45,8 @@ public final class InDoubtRecovery {
      *
      * @param key how the service names it in its journal and logs
      * @param transactionId the runtime's id of it ({@link dev.waldo.runtime.BoundTransaction#id()})
-     * @param peers the host ids recorded with it ({@link dev.waldo.runtime.BoundTransaction#peers()})
      */
-    public record InDoubt(String key, String transactionId, List<String> peers) {
-        public InDoubt {
-            peers = List.copyOf(peers);
-        }
+    public record InDoubt(String key, String transactionId) {
     }
 
     /** The service side: what is in doubt, and how an outcome is applied. */
@@ -164,11 +161,11 @@ public final class InDoubtRecovery {
     }
 
     private void ask(InDoubt transaction) {
-        LOG.info("{}: asking {} for the outcome of in-doubt transaction {}", name, transaction.peers(),
+        LOG.info("{}: asking {} for the outcome of in-doubt transaction {}", name, peersOf(transaction),
                 transaction.key());
         CompletableFuture<Boolean> outcome;
         try {
-            outcome = host.recoverInDoubt(transaction.transactionId(), transaction.peers());
+            outcome = host.recoverInDoubt(transaction.transactionId());
         } catch (IllegalArgumentException e) {
             LOG.error("{}: cannot recover in-doubt transaction {}: {}; it stays in the journal", name,
                     transaction.key(), e.getMessage());
@@ -182,6 +179,16 @@ public final class InDoubtRecovery {
                             transaction.key(), error.getMessage());
                     return null;
                 });
+    }
+
+    /**
+     * Whom the runtime asks about {@code transaction}: the peers its storage logged with the
+     * prepare, or a note saying why nobody (the log has no prepare, so it is backed out at once).
+     */
+    private Object peersOf(InDoubt transaction) {
+        return host.restoredInDoubt().stream().filter(restored -> restored.id().equals(transaction.transactionId()))
+                .findFirst().<Object>map(Host.RestoredInDoubt::peers)
+                .orElse("nobody (the transaction log holds no yes vote of it, or its outcome is known already)");
     }
 
     /** Ends the transaction on the device, waiting (bounded) while it cannot be ended yet. */

@@ -24,19 +24,19 @@ import org.slf4j.LoggerFactory;
  *   <li><b>load</b>: when a transaction first touches {@code vlans}, read the
  *       switch (both tables at once; {@code pvids}, always touched after
  *       {@code vlans} in the same transaction, starts from that same read).</li>
- *   <li><b>prepare</b>: journal, durably, the record the service holds if the
- *       transaction commits, with the transaction's peers and the switch's undo
+ *   <li><b>prepare</b>: journal, durably, in the service's {@link DeviceJournal}, the record the
+ *       service holds if the transaction commits, with the switch's undo
  *       data (the state it read, which the push replaces), then push the new
  *       VLAN state to the switch (the device sends it phase by phase and reads it
  *       back). If the switch no longer holds what the transaction read, the
  *       push is undone and the vote is no; a refusal, timeout or wrong
- *       read-back votes no too. The vote itself is the runtime's to keep (its
- *       storage logs it before it leaves): a restarted service asks it and the
- *       peers for the outcome ({@link InDoubtRecovery}).</li>
- *   <li><b>commit</b>: the prepared journal record becomes the committed one;
+ *       read-back votes no too. A yes marks the entry prepared. The vote itself is the runtime's to keep (its
+ *       storage logs it before it leaves): a restarted service asks it for the
+ *       outcome, and it asks the peers it logged with the vote ({@link InDoubtRecovery}).</li>
+ *   <li><b>commit</b>: the entry's record becomes the committed one;
  *       the trial deadline (if any) is handed to the expiry timer.</li>
  *   <li><b>abort</b>: push the state the switch held before prepare, and
- *       forget the prepared record.</li>
+ *       forget the entry.</li>
  * </ul>
  * The runtime calls it on one thread per host, in transaction order.
  */
@@ -44,7 +44,7 @@ public final class SwitchBinding implements Binding {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchBinding.class);
 
     private final VlanDevice device;
-    private final TrialJournal<SwitchState> journal;
+    private final DeviceJournal<SwitchState> journal;
     private final Consumer<TrialRecord<SwitchState>> onDeadline;
 
     /** What the switch held before each transaction that pushed here and has not ended. Guarded by this. */
@@ -63,7 +63,8 @@ public final class SwitchBinding implements Binding {
      * @param onDeadline told of every prepared and every committed record that
      *     carries a trial, so the service checks it at its deadline
      */
-    public SwitchBinding(VlanDevice device, TrialJournal<SwitchState> journal, Consumer<TrialRecord<SwitchState>> onDeadline) {
+    public SwitchBinding(VlanDevice device, DeviceJournal<SwitchState> journal,
+            Consumer<TrialRecord<SwitchState>> onDeadline) {
         this.device = device;
         this.journal = journal;
         this.onDeadline = onDeadline;
@@ -152,13 +153,15 @@ public final class SwitchBinding implements Binding {
         SwitchState read = lastRead;
         TrialRecord<SwitchState> record = record(transaction, service, read);
         boolean pushes = transaction.changed(service, VlanSwitch.VLANS) || transaction.changed(service, VlanSwitch.PVIDS);
-        journal.prepare(record, transaction.peers(), pushes ? read : null);
+        DeviceJournal.Entry<SwitchState> entry = new DeviceJournal.Entry<>(transaction.id(),
+                pushes ? DeviceJournal.Stage.PREPARING : DeviceJournal.Stage.PREPARED, pushes ? read : null, record);
+        journal.put(entry);
         preparedRecords.put(transaction.id(), record);
         if (record.hasTrial()) {
             onDeadline.accept(record);  // even if no decision ever arrives, the deadline is checked
         }
         if (!pushes) {
-            return Vote.yes();
+            return Vote.yes();  // nothing to do on the switch: journaled as prepared at once
         }
         try {
             SwitchState held = device.push(record.intended());
@@ -171,6 +174,7 @@ public final class SwitchBinding implements Binding {
                         + " being made (between its read and its push); nothing was changed. Run the command again.");
             }
             lastRead = record.intended();
+            journal.put(entry.at(DeviceJournal.Stage.PREPARED));
             return Vote.yes();
         } catch (DeviceException e) {
             if (!e.undone()) {
@@ -213,7 +217,8 @@ public final class SwitchBinding implements Binding {
     public synchronized void commit(BoundTransaction transaction) throws Exception {
         pushedOver.remove(transaction.id());
         TrialRecord<SwitchState> record = preparedRecords.remove(transaction.id());
-        journal.commit();
+        // The switch's undo data is its whole state: an older entry's stays whole.
+        journal.commit(transaction.id(), (older, committed) -> older);
         if (record != null && record.hasTrial()) {
             onDeadline.accept(record);
         }
@@ -236,7 +241,9 @@ public final class SwitchBinding implements Binding {
             LOG.error("{}: could not undo a backed-out change (will keep trying): {}", device.name(),
                     e.getMessage());
         } finally {
-            journal.abort();
+            // Even after a failed undo: the service reconciles the switch to its committed state,
+            // now and (restoring it) at the next start.
+            journal.remove(transaction.id());
         }
     }
 }

@@ -29,16 +29,16 @@ public final class SwitchService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchService.class);
     private final String name;
     private final VlanDevice device;
-    private final TrialJournal<SwitchState> journal;
+    private final DeviceJournal<SwitchState> journal;
     private final TrialTimer timer;
     private final SwitchBinding binding;
     private final VlanSwitch service;
     /** The previous run's in-doubt transaction until its outcome is applied, else null. */
-    private volatile TrialJournal.PreparedChange<SwitchState> inDoubt;
+    private volatile DeviceJournal.Entry<SwitchState> inDoubt;
     /** The record the in-doubt transaction's outcome left, journaled but not yet restored. Guarded by this. */
     private TrialRecord<SwitchState> resumed;
 
-    private SwitchService(String name, Host host, VlanDevice device, TrialJournal<SwitchState> journal, Clock clock) {
+    private SwitchService(String name, Host host, VlanDevice device, DeviceJournal<SwitchState> journal, Clock clock) {
         this.name = name;
         this.device = device;
         this.journal = journal;
@@ -70,12 +70,14 @@ public final class SwitchService implements AutoCloseable {
      * transaction reads the switch; then it keeps the change if it committed, or puts the switch's
      * undo data back.
      *
-     * @throws IOException if the journal cannot be read or written
+     * @throws IOException if the journal cannot be read or written, or {@code stateDir} holds a
+     *     journal of an earlier version (see {@link DeviceJournal#open})
      * @throws DeviceException if the switch cannot be read when there is nothing to recover
      */
     public static SwitchService mount(String name, Host host, VlanDevice device, Path stateDir, Clock clock)
             throws IOException, DeviceException {
-        SwitchService started = new SwitchService(name, host, device, new TrialJournal<>(stateDir, VlanStateFormat.INSTANCE), clock);
+        SwitchService started = new SwitchService(name, host, device,
+                DeviceJournal.open(stateDir, VlanStateFormat.INSTANCE), clock);
         started.recover();
         return started;
     }
@@ -102,10 +104,13 @@ public final class SwitchService implements AutoCloseable {
 
     /** Takes up what the journal holds; a transaction in doubt waits for {@link #recovery()}. */
     private void recover() throws IOException, DeviceException {
-        TrialJournal.PreparedChange<SwitchState> prepared = journal.preparedChange();
-        if (prepared != null) {
-            awaitOutcome(prepared);
-            return;
+        for (DeviceJournal.Entry<SwitchState> entry : journal.entries()) {
+            if (entry.stage() == DeviceJournal.Stage.BACKED_OUT) {
+                journal.remove(entry.key());  // restoring the committed record below pushes it again
+            } else if (entry.record() != null) {
+                awaitOutcome(entry);  // a switch service prepares one transaction at a time
+                return;
+            }
         }
         TrialRecord<SwitchState> record = journal.committed();
         if (record == null) {
@@ -114,7 +119,7 @@ public final class SwitchService implements AutoCloseable {
             // change committed here is undone back to it at the next start. (Restoring it changes no
             // bound variable, since each transaction starts from the switch's own state, so the
             // binding would not journal it.)
-            journal.replaceCommitted(new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
+            journal.settle(null, new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
             restore(new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty()));
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
             return;
@@ -128,11 +133,11 @@ public final class SwitchService implements AutoCloseable {
      * learns it, the service is not restored and nothing reads the switch; the trial deadlines
      * involved are checked meanwhile, so a coordinator gone with every peer still ends it.
      */
-    private void awaitOutcome(TrialJournal.PreparedChange<SwitchState> prepared) throws IOException {
+    private void awaitOutcome(DeviceJournal.Entry<SwitchState> prepared) {
         inDoubt = prepared;
         binding.awaitOutcomeOf(prepared.record().transaction());
-        LOG.warn("{}: transaction {} was being decided when the service stopped; asking its peers {} for the outcome"
-                + " before the switch is used again", name, prepared.record().transaction(), prepared.peers());
+        LOG.warn("{}: transaction {} was being decided when the service stopped; asking its peers for the outcome"
+                + " before the switch is used again", name, prepared.record().transaction());
         if (prepared.record().hasTrial()) {
             timer.checkAtDeadline(prepared.record());
         }
@@ -157,9 +162,9 @@ public final class SwitchService implements AutoCloseable {
     private final class Recovery implements InDoubtRecovery.Participant {
         @Override
         public List<InDoubtRecovery.InDoubt> inDoubt() {
-            TrialJournal.PreparedChange<SwitchState> prepared = inDoubt;
+            DeviceJournal.Entry<SwitchState> prepared = inDoubt;
             return prepared == null ? List.of() : List.of(new InDoubtRecovery.InDoubt(
-                    prepared.record().transaction(), prepared.record().transaction(), prepared.peers()));
+                    prepared.record().transaction(), prepared.record().transaction()));
         }
 
         @Override
@@ -177,10 +182,10 @@ public final class SwitchService implements AutoCloseable {
      * @throws IllegalStateException if the service could not be restored now (tried again)
      */
     private synchronized void resolveInDoubt(boolean committed) throws IOException {
-        TrialJournal.PreparedChange<SwitchState> prepared = inDoubt;
+        DeviceJournal.Entry<SwitchState> prepared = inDoubt;
         if (prepared != null && resumed == null) {
             resumed = committed ? prepared.record() : backedOut(prepared, journal.committed());
-            journal.replaceCommitted(resumed);
+            journal.settle(prepared.key(), resumed);
         }
         if (resumed == null) {
             return;
@@ -198,7 +203,7 @@ public final class SwitchService implements AutoCloseable {
     }
 
     /** The record a backed-out transaction leaves: the committed one, holding what the switch held before the push. */
-    private static TrialRecord<SwitchState> backedOut(TrialJournal.PreparedChange<SwitchState> prepared,
+    private static TrialRecord<SwitchState> backedOut(DeviceJournal.Entry<SwitchState> prepared,
             TrialRecord<SwitchState> committed) {
         if (committed == null) {
             SwitchState undo = prepared.undo() != null ? prepared.undo() : prepared.record().before();
@@ -220,7 +225,7 @@ public final class SwitchService implements AutoCloseable {
         public Map<String, Boolean> undecided() {
             Map<String, Boolean> undecided = new HashMap<>();
             binding.prepared().forEach((transaction, record) -> undecided.put(transaction, !record.hasTrial()));
-            TrialJournal.PreparedChange<SwitchState> recovering = inDoubt;
+            DeviceJournal.Entry<SwitchState> recovering = inDoubt;
             if (recovering != null) {
                 undecided.put(recovering.record().transaction(), !recovering.record().hasTrial());
             }

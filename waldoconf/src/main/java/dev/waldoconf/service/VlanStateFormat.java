@@ -12,11 +12,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * How a switch service's {@link TrialJournal} writes a VLAN state: one line per VLAN
+ * How a switch service's {@link DeviceJournal} writes a VLAN state: one line per VLAN
  * ({@code vlan ID NAME TAGGED UNTAGGED}, the name URL-encoded, port ranges or '-') and one per PVID
  * ({@code pvid PORT VLAN}).
  */
-final class VlanStateFormat implements TrialJournal.StateFormat<SwitchState> {
+final class VlanStateFormat implements DeviceJournal.StateFormat<SwitchState> {
     static final VlanStateFormat INSTANCE = new VlanStateFormat();
 
     private VlanStateFormat() {

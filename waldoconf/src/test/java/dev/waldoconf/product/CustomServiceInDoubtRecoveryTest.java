@@ -79,7 +79,8 @@ class CustomServiceInDoubtRecoveryTest {
 
         assertThat(outcome).as("the peer voted no").isInstanceOf(Exception.class);
         assertThat(agent(KILLED).state().sysLocation()).as("killed holding the new values").isEqualTo("hall D");
-        assertThat(Files.readString(journal(KILLED))).contains(" prepared\n", "peer switch-" + PEER + "\n");
+        assertThat(Files.readString(journal(KILLED))).as("peers are the runtime's to log, not the journal's")
+                .contains(" prepared\n").doesNotContain("peer ");
 
         services.put(KILLED, startService(KILLED));
 
@@ -87,7 +88,7 @@ class CustomServiceInDoubtRecoveryTest {
                 "the restarted service logged that it learned the backout");
         assertThat(agent(KILLED).state().sysLocation()).isEqualTo(oldLocation);
         assertThat(agent(KILLED).state().sysContact()).isEqualTo(oldContact);
-        assertThat(journal(KILLED)).as("nothing is left unfinished").doesNotExist();
+        assertThat(Files.readString(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     @Test
@@ -107,7 +108,7 @@ class CustomServiceInDoubtRecoveryTest {
                 "the restarted service logged that it learned the commit");
         assertThat(agent(KILLED).state().sysLocation()).isEqualTo("hall D");
         assertThat(agent(KILLED).state().sysContact()).isEqualTo("crash@example.net");
-        assertThat(journal(KILLED)).as("nothing is left unfinished").doesNotExist();
+        assertThat(Files.readString(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     /**
@@ -135,7 +136,7 @@ class CustomServiceInDoubtRecoveryTest {
         awaitRecovered(() -> services.get(KILLED).output().contains("was backed out"),
                 "the restarted service reached the peer again and learned the backout");
         assertThat(agent(KILLED).state().sysLocation()).isEqualTo(oldLocation);
-        assertThat(journal(KILLED)).as("nothing is left unfinished").doesNotExist();
+        assertThat(Files.readString(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SwitchMain;
 import dev.waldoconf.lab.container.ListeningAddresses;
 import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.service.DeviceJournal;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -162,9 +163,9 @@ class ProcessCrashSafetyTest {
 
     /** Whether switch {@code index}'s service journaled a committed staging (a committed record with a trial). */
     private boolean committedAStaging(int index) throws IOException {
-        Path committed = serviceDir(index).resolve("journal").resolve("committed.journal");
-        return Files.exists(committed) && Files.readString(committed).lines()
-                .anyMatch(line -> line.startsWith("trial ") && !line.equals("trial -"));
+        Path journal = serviceDir(index).resolve("journal").resolve(DeviceJournal.FILE);
+        return Files.exists(journal) && Files.readString(journal).lines()
+                .anyMatch(line -> line.startsWith("committed.trial ") && !line.equals("committed.trial -"));
     }
 
     /**

@@ -269,7 +269,7 @@ class TrialLifecycleTest {
     void aConfirmWhoseCoordinatorDiesWhileOneSwitchVotesNoIsBackedOutEverywhere() throws Exception {
         String change = runner.newChangeId();
         runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(8)));
-        Path blockingJournal = stateRoot.resolve("sw-3").resolve("prepared.journal.tmp");
+        Path blockingJournal = stateRoot.resolve("sw-3").resolve(DeviceJournal.FILE + DurableFile.TEMPORARY_SUFFIX);
         assertThat(new ProcessBuilder("mkfifo", blockingJournal.toString()).start().waitFor()).isZero();
 
         Thread confirm = Thread.ofVirtual().start(() -> {

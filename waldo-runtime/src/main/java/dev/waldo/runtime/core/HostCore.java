@@ -338,6 +338,24 @@ public final class HostCore {
     }
 
     /**
+     * The attempts an earlier run of this host voted yes on, taken up from storage by
+     * {@link #restore} and still waiting for their outcome, each with the hosts it asks (the
+     * peers and coordinator the prepared record named): what a restarted host's bindings must
+     * finish once the outcome is known. Oldest host number and serial first.
+     */
+    public Map<TxnId, Set<Integer>> restoredInDoubt() {
+        return participant.restoredInDoubt();
+    }
+
+    /**
+     * Whether {@link #recover} can settle or attach to {@code txn} without being told whom to
+     * ask: the log took it up, it ended in this run, or a logged earlier run never prepared it.
+     */
+    public boolean knownFromStorage(TxnId txn) {
+        return participant.knownFromStorage(txn);
+    }
+
+    /**
      * The other participants of an attempt prepared here, as its coordinator
      * named them, plus the coordinator itself (unless that is this host): the
      * hosts a participant asks should it lose the coordinator. Empty for an

@@ -4,11 +4,13 @@ import dev.waldo.runtime.core.Message.Verdict;
 import dev.waldo.runtime.core.TxnRecord.State;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -372,6 +374,28 @@ final class Participant {
         state.txns.put(txn, record);
         queryAll(record);
         return true;
+    }
+
+    /**
+     * Whether {@link #recover} can settle or attach to {@code txn} from what the log told this
+     * run, without being told whom to ask: taken up from storage, ended in this run, or never
+     * prepared by a logged earlier run (so backed out at once).
+     */
+    boolean knownFromStorage(TxnId txn) {
+        TxnRecord live = state.txns.get(txn);
+        return (live != null && live.restored) || state.ended.containsKey(txn)
+                || (state.earlierRunsLogged && !state.preparedInEarlierRuns.contains(txn));
+    }
+
+    /** See {@link HostCore#restoredInDoubt}. */
+    Map<TxnId, Set<Integer>> restoredInDoubt() {
+        Map<TxnId, Set<Integer>> restored = new TreeMap<>(Comparator.comparingInt(TxnId::host).thenComparingLong(TxnId::serial));
+        for (TxnRecord record : state.txns.values()) {
+            if (record.restored && record.inDoubt) {
+                restored.put(record.id, participantsToAsk(record.id));
+            }
+        }
+        return restored;
     }
 
     private TxnRecord inDoubtRecord(TxnId txn, int coordinatorHost, Set<Integer> peers) {
