@@ -43,6 +43,13 @@ final class ChaosLab implements AutoCloseable {
     private final List<JavaProcess> started = new ArrayList<>();
     private int starts;
     private ReservedPorts servicePorts;
+    /**
+     * The switch agents' control ports, held for the lab's life like the services' ports: a port
+     * the system picked when the agent first started was sometimes given to an outgoing connection
+     * while a killed agent was down, and its restart failed "Address already in use" (a long chaos
+     * run ended so after 57 rounds).
+     */
+    private ReservedPorts controlPorts;
 
     private ChaosLab(Path dir) {
         this.dir = dir;
@@ -52,6 +59,7 @@ final class ChaosLab implements AutoCloseable {
     static ChaosLab start(Path dir, int size) throws IOException, InterruptedException {
         ChaosLab lab = new ChaosLab(dir);
         try {
+            lab.controlPorts = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), size);
             List<LabSwitch> inventory = new ArrayList<>();
             for (int i = 0; i < size; i++) {
                 lab.names.add("cx-" + (i + 1));
@@ -102,7 +110,7 @@ final class ChaosLab implements AutoCloseable {
         ListeningAddresses before = addresses.get(index);
         JavaProcess agent = start("switch-" + name, SwitchMain.class, "--name", name,
                 "--port", before == null ? "0" : Integer.toString(before.snmp().getPort()),
-                "--control-port", before == null ? "0" : Integer.toString(before.control().getPort()),
+                "--control-port", Integer.toString(controlPorts.ports().get(index)),
                 "--state-file", dir.resolve(name + ".state").toString());
         agent.awaitLine("lab switch " + name + " listening");
         addresses.set(index, ListeningAddresses.find(agent.output()));
@@ -194,6 +202,9 @@ final class ChaosLab implements AutoCloseable {
     public void close() throws InterruptedException {
         for (JavaProcess process : started) {
             process.kill();
+        }
+        if (controlPorts != null) {
+            controlPorts.close();
         }
         if (servicePorts != null) {
             servicePorts.close();
