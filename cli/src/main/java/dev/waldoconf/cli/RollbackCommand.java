@@ -25,10 +25,12 @@ final class RollbackCommand extends SwitchCommand {
 
     @Override
     protected int run() throws Exception {
-        Inventory inventory = inventory(false);
         ChangeResult result;
-        try (WaldoConf waldoconf = waldoconf(); ProgressBoard progress = progress(inventory.switches().size())) {
-            result = waldoconf.rollback(inventory, Optional.ofNullable(changeId), progress);
+        try (WaldoConf waldoconf = waldoconf()) {
+            Inventory inventory = inventory(false);
+            try (ProgressBoard progress = progress(inventory.switches().size())) {
+                result = waldoconf.rollback(inventory, Optional.ofNullable(changeId), progress);
+            }
         }
         return ChangeReports.print(result, "Rolled back", out(), err());
     }
