@@ -76,7 +76,7 @@ public final class Builtins {
 
     /** {@code list.insert(i, x)}: i may equal the length (append). */
     public static <T> void insert(WList<T> list, double index, T value) {
-        if (index != Math.rint(index) || index < 0 || index > list.size()) {
+        if (!isWholeFromZeroTo(index, list.size())) {
             throw new ApplicationException("list insert position " + Values.formatNumber(index)
                     + " out of range (size " + list.size() + ", so a whole number from 0 to " + list.size() + ")");
         }
@@ -120,10 +120,15 @@ public final class Builtins {
     }
 
     private static int position(double index, int size, String what) {
-        if (index != Math.rint(index) || index < 0 || index >= size) {
+        if (!isWholeFromZeroTo(index, size - 1)) {
             throw new ApplicationException(what + " index " + Values.formatNumber(index)
                     + " out of range (size " + size + ")");
         }
         return (int) index;
+    }
+
+    // A list or text position: a whole number from 0 to last (an index; an insert may also name the end).
+    private static boolean isWholeFromZeroTo(double index, int last) {
+        return index == Math.rint(index) && index >= 0 && index <= last;
     }
 }
