@@ -2,6 +2,7 @@ package dev.waldoconf.lab;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.snmp4j.security.AuthHMAC128SHA224;
 import org.snmp4j.security.AuthHMAC192SHA256;
@@ -54,10 +55,7 @@ public record UsmUserSpec(String name, Auth auth, String authPassphrase, Priv pr
 
         /** The protocol with this net-snmp name. */
         public static Auth fromLabel(String label) {
-            return Arrays.stream(values()).filter(a -> a.label.equalsIgnoreCase(label)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("unknown authentication protocol '" + label
-                            + "'; choose one of " + Arrays.stream(values()).map(Auth::label)
-                            .collect(Collectors.joining(", "))));
+            return byLabel(values(), Auth::label, "authentication", label);
         }
     }
 
@@ -87,11 +85,16 @@ public record UsmUserSpec(String name, Auth auth, String authPassphrase, Priv pr
 
         /** The protocol with this net-snmp name. */
         public static Priv fromLabel(String label) {
-            return Arrays.stream(values()).filter(p -> p.label.equalsIgnoreCase(label)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("unknown privacy protocol '" + label
-                            + "'; choose one of " + Arrays.stream(values()).map(Priv::label)
-                            .collect(Collectors.joining(", "))));
+            return byLabel(values(), Priv::label, "privacy", label);
         }
+    }
+
+    /** The protocol whose net-snmp name is {@code wanted}, ignoring case, or an error listing the names. */
+    private static <P> P byLabel(P[] protocols, Function<P, String> label, String kind, String wanted) {
+        return Arrays.stream(protocols).filter(p -> label.apply(p).equalsIgnoreCase(wanted)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown " + kind + " protocol '" + wanted
+                        + "'; choose one of " + Arrays.stream(protocols).map(label)
+                        .collect(Collectors.joining(", "))));
     }
 
     /** Checks names and passphrase lengths. */
