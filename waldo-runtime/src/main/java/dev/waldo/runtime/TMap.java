@@ -95,17 +95,34 @@ public final class TMap<K, V> implements Cell {
     }
 
     /**
+     * {@code m[key].append(element)} on a map of Lists, with an element the
+     * transaction owns (already copied): commutes with other transactions'
+     * appends to the key (APPEND mode); the element is appended at install.
+     *
+     * @throws ApplicationException if the key is absent
+     */
+    public void appendAt(Ctx ctx, K key, Object element) {
+        commute(ctx, key, LockMode.APPEND, new Delta.Append(List.of(element)));
+    }
+
+    /**
      * {@code m[key] += amount} on a map of Numbers: commutes with other
      * transactions' additions to the key (ADD mode), so it records the amount,
-     * added to the committed value at install. Whether the key is present is
-     * settled here: ADD excludes every put and remove of the key until the
-     * transaction ends.
+     * added to the committed value at install.
      *
      * @throws ApplicationException if the key is absent
      */
     public void addAt(Ctx ctx, K key, double amount) {
-        Working<K, V> working = lockKey(ctx, key, LockMode.ADD);
-        Delta.Add delta = new Delta.Add(amount);
+        commute(ctx, key, LockMode.ADD, new Delta.Add(amount));
+    }
+
+    /**
+     * Records a commuting update of {@code key}. Whether the key is present is
+     * settled here: a commuting mode excludes every put and remove of the key
+     * until the transaction ends.
+     */
+    private void commute(Ctx ctx, K key, LockMode mode, Delta delta) {
+        Working<K, V> working = lockKey(ctx, key, mode);
         if (working.whole != null) {
             working.whole.put(key, added(key, working.whole.containsKey(key) ? working.whole.get(key) : ABSENT, delta));
             return;
