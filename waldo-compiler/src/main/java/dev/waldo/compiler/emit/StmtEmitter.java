@@ -130,9 +130,13 @@ final class StmtEmitter {
      * {@code x += v} / {@code x -= v} on a Number variable of the endpoint, or
      * on a key of a Map variable of Numbers: an addition that commutes with
      * other transactions' (Claret's abstract locks), emitted as the variable's
-     * {@code add} or the map's {@code addAt}; null for any other target.
+     * {@code add} or the map's {@code addAt}; null for any other target, and
+     * for an amount that is not {@link #quiet}.
      */
     private String addition(Stmt.Assign a, Expr.BinaryOp op) {
+        if (!quiet(a.value())) {
+            return null;
+        }
         String amount = op == Expr.BinaryOp.SUB ? "-(" + exprs.emit(a.value()) + ")" : exprs.emit(a.value());
         String variable = exprs.memberVarField(a.target(), Type.NumberType.class);
         if (variable != null) {
@@ -150,6 +154,25 @@ final class StmtEmitter {
         return switch (op) {
             case DIV -> "Builtins.divide(" + current + ", " + value + ")";
             default -> current + " " + op.symbol() + " (" + value + ")";
+        };
+    }
+
+    /**
+     * True if evaluating {@code value} can neither change state nor raise: no
+     * call, no index, no division. Only then may {@code t += value} add
+     * without reading {@code t} first: the language reads the target before it
+     * evaluates the amount (LANGUAGE-NOTES), which is only unobservable when
+     * the amount cannot change the target or fail before a missing key would.
+     */
+    private static boolean quiet(Expr value) {
+        return switch (value) {
+            case Expr.NumberLit n -> true;
+            case Expr.Name n -> true;
+            case Expr.Field f -> quiet(f.target());
+            case Expr.Unary u -> quiet(u.operand());
+            case Expr.Binary b -> b.op() != Expr.BinaryOp.DIV && b.op() != Expr.BinaryOp.MOD
+                    && quiet(b.left()) && quiet(b.right());
+            default -> false;
         };
     }
 

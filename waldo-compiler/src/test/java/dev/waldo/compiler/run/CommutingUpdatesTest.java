@@ -39,7 +39,13 @@ class CommutingUpdatesTest {
 
                 Public Function total() returns Number {
                     scratch[0] = hits;
+                    hits += bump();
                     return hits + len(log);
+                }
+
+                Function bump() returns Number {
+                    hits = 0;
+                    return 1;
                 }
             }
             """;
@@ -52,7 +58,9 @@ class CommutingUpdatesTest {
         assertThat(java).contains("this.hits.add($ctx, 2.0)", "this.hits.add($ctx, -(1.0))",
                 "this.per_key.addAt($ctx, key, 1.0)", "this.log.append($ctx, key)",
                 "this.lists.appendAt($ctx, key, 1.0)",
-                "this.hits.read($ctx)", "Builtins.setIndex(this.scratch.get($ctx)");
+                "this.hits.read($ctx)", "Builtins.setIndex(this.scratch.get($ctx)",
+                // The target is read before a call in the amount runs (the call could change it): no add.
+                "this.hits.set($ctx, this.hits.get($ctx) + (this.bump$($ctx)))");
     }
 
     @Test
