@@ -55,7 +55,7 @@ public final class Lamp extends WaldoService {
 
     void dim$(Ctx $ctx, double brightness) {
         this.level.set($ctx, brightness);
-        this.history.get($ctx).add("dim " + Values.toText(brightness));
+        this.history.append($ctx, "dim " + Values.toText(brightness));
     }
 
     /** Runs Public function store as a transaction; returns once it committed. */
@@ -69,7 +69,7 @@ public final class Lamp extends WaldoService {
     void store$(Ctx $ctx, double number, String name) {
         Scene scene = new Scene();
         scene.name = name;
-        scene.level = this.level.get($ctx);
+        scene.level = this.level.read($ctx);
         this.scenes.put($ctx, number, Values.copy(scene));
     }
 

@@ -38,7 +38,7 @@ public final class PubSubClient extends WaldoEndpoint {
     }
 
     WList<String> received$(Ctx $ctx) {
-        return Values.copy(this.publications.get($ctx));
+        return Values.copy(this.publications.read($ctx));
     }
 
     String uncompress$(Ctx $ctx, String data) {
@@ -54,7 +54,7 @@ public final class PubSubClient extends WaldoEndpoint {
     }
 
     private void step$Push$receive_push(Ctx $ctx, SequenceFrame $frame) {
-        this.publications.get($ctx).add(this.uncompress$($ctx, ((String) $frame.get("publication"))));
+        this.publications.append($ctx, this.uncompress$($ctx, ((String) $frame.get("publication"))));
     }
 
     private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(

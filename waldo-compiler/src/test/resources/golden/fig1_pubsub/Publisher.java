@@ -41,7 +41,7 @@ public final class Publisher extends WaldoService {
     }
 
     void add_subscriber$(Ctx $ctx, EndpointRef sub) {
-        this.subscribers.get($ctx).add(sub);
+        this.subscribers.append($ctx, sub);
     }
 
     /** Runs Public function publish as a transaction; returns once it committed. */
@@ -53,7 +53,7 @@ public final class Publisher extends WaldoService {
     }
 
     void publish$(Ctx $ctx, String data) {
-        for (EndpointRef sub : Values.copy(this.subscribers.get($ctx))) {
+        for (EndpointRef sub : Values.copy(this.subscribers.read($ctx))) {
             $ctx.call(sub, "send_data", data);
         }
     }

@@ -41,7 +41,7 @@ public final class LogService extends WaldoService {
     }
 
     void add_replica$(Ctx $ctx, EndpointRef replica) {
-        this.replicas.get($ctx).add(replica);
+        this.replicas.append($ctx, replica);
     }
 
     /** Runs Public function append as a transaction; returns once it committed. */
@@ -54,7 +54,7 @@ public final class LogService extends WaldoService {
 
     void append$(Ctx $ctx, String entry) {
         double acks = 0.0;
-        for (EndpointRef replica : Values.copy(this.replicas.get($ctx))) {
+        for (EndpointRef replica : Values.copy(this.replicas.read($ctx))) {
             try {
                 $ctx.call(replica, "append_entry", entry);
                 acks = acks + (1.0);
@@ -62,7 +62,7 @@ public final class LogService extends WaldoService {
                 String nex = $error1.getMessage();
             }
         }
-        if (acks <= (Builtins.divide(Builtins.len(this.replicas.get($ctx)), 2.0))) {
+        if (acks <= (Builtins.divide(Builtins.len(this.replicas.read($ctx)), 2.0))) {
             throw $ctx.abort();
         }
     }

@@ -41,7 +41,7 @@ public final class Replica extends WaldoEndpoint {
     }
 
     void append_entry$(Ctx $ctx, String entry) {
-        this.entries.get($ctx).add(entry);
+        this.entries.append($ctx, entry);
     }
 
     /** Runs Public function size as a transaction; returns once it committed. */
@@ -50,7 +50,7 @@ public final class Replica extends WaldoEndpoint {
     }
 
     double size$(Ctx $ctx) {
-        return Builtins.len(this.entries.get($ctx));
+        return Builtins.len(this.entries.read($ctx));
     }
 
     /** Runs Public function entry as a transaction; returns once it committed. */
@@ -59,7 +59,7 @@ public final class Replica extends WaldoEndpoint {
     }
 
     String entry$(Ctx $ctx, double i) {
-        return Builtins.index(this.entries.get($ctx), i);
+        return Builtins.index(this.entries.read($ctx), i);
     }
 
     private static final java.util.List<PublicFunction> FUNCTIONS$ = java.util.List.of(

@@ -52,7 +52,7 @@ public final class Client extends WaldoEndpoint {
     }
 
     String current_cipher$(Ctx $ctx) {
-        return this.cipher.get($ctx);
+        return this.cipher.read($ctx);
     }
 
     void initialize_cipher$(Ctx $ctx, String name) {
@@ -77,7 +77,7 @@ public final class Client extends WaldoEndpoint {
     }
 
     private void step$Negotiation$send_ciphers(Ctx $ctx, SequenceFrame $frame) {
-        $frame.set("ciphers", Values.copy(this.supported_ciphers.get($ctx)));
+        $frame.set("ciphers", Values.copy(this.supported_ciphers.read($ctx)));
     }
 
     private void step$Negotiation$use_cipher(Ctx $ctx, SequenceFrame $frame) {

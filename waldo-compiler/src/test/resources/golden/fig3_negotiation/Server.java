@@ -43,7 +43,7 @@ public final class Server extends WaldoEndpoint {
     }
 
     String current_cipher$(Ctx $ctx) {
-        return this.cipher.get($ctx);
+        return this.cipher.read($ctx);
     }
 
     void initialize_cipher$(Ctx $ctx, String name) {
@@ -52,7 +52,7 @@ public final class Server extends WaldoEndpoint {
 
     private void step$Negotiation$choose_cipher(Ctx $ctx, SequenceFrame $frame) {
         for (String c : Values.copy(((WList<String>) $frame.get("ciphers")))) {
-            if (Builtins.in(c, this.supported_ciphers.get($ctx))) {
+            if (Builtins.in(c, this.supported_ciphers.read($ctx))) {
                 $frame.set("chosen", c);
                 break;
             }

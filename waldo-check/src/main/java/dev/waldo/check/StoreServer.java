@@ -20,7 +20,8 @@ import java.util.List;
  * is killed.
  *
  * <pre>
- * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler] [--port N] [--incarnation N]
+ * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler] [--broken-abstract-locks]
+ *     [--port N] [--incarnation N]
  * </pre>
  * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
  * a store killed with {@code -9} and started again with the same id, state directory and
@@ -30,6 +31,8 @@ import java.util.List;
  * {@code --broken-scheduler} releases every attempt's locks as it votes yes,
  * before the decision ({@code waldo.test.releaseLocksAtVote}): a scheduler that
  * is wrong on purpose, so that a test can see the checker catch it.
+ * {@code --broken-abstract-locks} makes reads compatible with concurrent
+ * appends ({@code waldo.test.readsCommute}): abstract locks wrong on purpose.
  */
 public final class StoreServer {
     /** Heartbeat period of the workload's hosts: short, so that a lost link is noticed within the run. */
@@ -43,14 +46,17 @@ public final class StoreServer {
     /** Starts the store; see the class comment for the arguments. */
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler] [--port N]"
-                    + " [--incarnation N]");
+            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler]"
+                    + " [--broken-abstract-locks] [--port N] [--incarnation N]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(2, args.length);
         if (flags.contains("--broken-scheduler")) {
             // Set before the runtime's core classes load: the switch is read once, when they do.
             System.setProperty("waldo.test.releaseLocksAtVote", "true");
+        }
+        if (flags.contains("--broken-abstract-locks")) {
+            System.setProperty("waldo.test.readsCommute", "true");
         }
         Path stateDir = Path.of(args[1]);
         NetHost net = NetHost.start(hostConfig(args[0], stateDir, flags.contains("--tls")), Structs::create,

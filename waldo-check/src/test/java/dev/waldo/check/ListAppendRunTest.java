@@ -80,6 +80,34 @@ class ListAppendRunTest {
     }
 
     /**
+     * Claret's abstract locks under the checker: one key per store, so every client appends to
+     * and reads the same few lists. Appends take the commuting APPEND mode (the runtime's default)
+     * and run together; reads wait for them. The history must stay strictly serializable.
+     */
+    @Test
+    void hotKeysWithCommutingAppendsStayStrictlySerializable() throws Exception {
+        workload = connect(startStores(2), new ListAppendWorkload.Settings(CLIENTS, 1, 4, APPENDS_PER_KEY, 2));
+        CheckResult result = runAndCheck("hot-keys", RUN);
+        assertValid(result);
+    }
+
+    /**
+     * The control for abstract locks: stores whose reads are compatible with concurrent appends
+     * ({@code --broken-abstract-locks}) let a read miss an append that commits before it, and the
+     * checker must find the cycle (the run goes on until it does, for at most five runs' time).
+     */
+    @Test
+    void brokenAbstractLocksAreCaughtWithACycle() throws Exception {
+        workload = connect(startStores(2, "--broken-abstract-locks"),
+                new ListAppendWorkload.Settings(CLIENTS, 2, 4, APPENDS_PER_KEY, 5));
+        CheckResult result = runAndCheck("broken-abstract-locks", RUN);
+        for (int more = 0; more < 4 && !hasCycle(result); more++) {
+            result = runAndCheck("broken-abstract-locks", RUN);
+        }
+        assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
+    }
+
+    /**
      * TLS on, and a {@link FaultSchedule} (seeded) that delays, cuts and black-holes the links of
      * both client hosts, kills stores with {@code -9} and restarts them on their transaction logs,
      * and kills the client process with {@code -9} in the middle of its transactions and restarts

@@ -63,6 +63,7 @@ public final class Host implements AutoCloseable {
     private final ExecutorService bindingWork;
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
+    private volatile boolean abstractLocks = true;
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
         this.id = id;
@@ -156,6 +157,24 @@ public final class Host implements AutoCloseable {
     /** Creates an in-memory host that schedules with {@code scheduling}. */
     public static Host inMemory(InMemoryNetwork network, String name, Scheduling scheduling) {
         return new Host(name, network.attach(name), scheduling, new InMemoryStorage());
+    }
+
+    /**
+     * Turns Claret's abstract locks on (the default) or off for this host's
+     * variables: on, reads share a variable, {@code +=}/{@code -=} on a Number
+     * and {@code append} on a List take commuting modes that concurrent
+     * transactions share, and map keys are locked by what is done to them
+     * (see {@link dev.waldo.runtime.core.LockMode}); off, every access locks
+     * exclusively, as the runtime did before (for comparison). Set it before
+     * transactions run here.
+     */
+    public void useAbstractLocks(boolean on) {
+        abstractLocks = on;
+    }
+
+    /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
+    public boolean abstractLocks() {
+        return abstractLocks;
     }
 
     /** This host's id, unique on its network. */

@@ -120,10 +120,21 @@ final class LocalTxn implements Ctx {
     /** Takes {@code lock} for the attempt, blocking until it is granted. */
     void acquire(LockId lock) {
         checkLive();
-        if (held.contains(lock) || held.contains(lock.wholeLock())) {
-            return;
+        for (LockId covering : lock.coveredBy()) {
+            if (held.contains(covering)) {
+                return;
+            }
         }
         host.acquire(this, lock);
+    }
+
+    /**
+     * Whether accesses to {@code cell} take abstract lock modes (shared reads,
+     * commuting adds and appends): unless the host turned them off, or a
+     * binding loads and pushes the cell as a whole.
+     */
+    boolean boosted(Cell cell) {
+        return host.abstractLocks() && !bound(cell);
     }
 
     /**
@@ -146,16 +157,6 @@ final class LocalTxn implements Ctx {
                 working.put(cell, initial.get());
             }
             return working.get(cell);
-        }
-    }
-
-    void setWorking(Cell cell, Object value) {
-        // A first touch by assignment still loads, so that prepare's before value is what the outside system holds.
-        if (bound(cell)) {
-            working(cell, cell::committedCopy);
-        }
-        synchronized (working) {
-            working.put(cell, value);
         }
     }
 

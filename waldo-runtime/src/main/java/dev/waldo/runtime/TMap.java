@@ -1,6 +1,8 @@
 package dev.waldo.runtime;
 
 import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.core.LockMode;
+import dev.waldo.runtime.lang.Delta;
 import dev.waldo.runtime.lang.Values;
 import dev.waldo.runtime.lang.WMap;
 import java.util.LinkedHashMap;
@@ -9,18 +11,25 @@ import java.util.Map;
 
 /**
  * A transactional {@code Map} variable of an endpoint or service, locked per
- * key: transactions touching different keys do not conflict. Operations that
- * see the whole key set (size, iteration, whole-map read or assignment)
- * lock the whole map and conflict with every key lock. A map bound to a
- * {@link Binding} is always locked as a whole.
+ * key: transactions touching different keys do not conflict. Each key is
+ * locked by what is done to it (Claret's abstract locks, see {@link LockMode}):
+ * reads ({@link #read}, {@link #containsKey}) share it, {@link #get} (to mutate
+ * in place), {@link #put} and {@link #remove} take it exclusively, and
+ * {@link #addAt} ({@code m[k] += n}) takes the commuting ADD mode. Operations
+ * that see the whole key set (size, iteration, whole-map read) read-lock the
+ * whole map, and whole assignment write-locks it; a whole lock conflicts with
+ * every key lock it is not compatible with. A map bound to a {@link Binding}
+ * is always locked as a whole and exclusively, and a host with abstract locks
+ * off ({@link Host#useAbstractLocks}) locks keys exclusively.
  */
 public final class TMap<K, V> implements Cell {
     /** Marks a key the transaction found absent or removed. */
     private static final Object ABSENT = new Object();
 
     /**
-     * One transaction's view of the map: the keys it touched, or, once it
-     * locked the whole map, a whole working copy.
+     * One transaction's view of the map: the keys it touched (their values,
+     * {@code ABSENT}, or the {@link Delta} of a key it only added to), or, once
+     * it locked the whole map, a whole working copy.
      */
     private static final class Working<K, V> {
         final Map<K, Object> touched = new LinkedHashMap<>();
@@ -30,7 +39,6 @@ public final class TMap<K, V> implements Cell {
     private final WaldoObject owner;
     private final String name;
     private final List<Annotation> annotations;
-    private final LockId wholeLock;
     /** Replaced, never mutated, once published, so readers of other keys need no lock. */
     private volatile WMap<K, V> committed = new WMap<>();
 
@@ -38,27 +46,32 @@ public final class TMap<K, V> implements Cell {
         this.owner = owner;
         this.name = name;
         this.annotations = List.of(annotations);
-        this.wholeLock = LockId.whole(owner.objectId(), name);
     }
 
     /**
-     * Locks {@code key} and returns this transaction's working value for it.
-     * The value may be mutated in place.
+     * Locks {@code key} exclusively and returns this transaction's working
+     * value for it, which may be mutated in place.
      *
      * @throws ApplicationException if the key is absent
      */
-    @SuppressWarnings("unchecked")
     public V get(Ctx ctx, K key) {
-        Object value = lookUp(ctx, key);
-        if (value == ABSENT) {
-            throw new ApplicationException("missing map key " + Values.toText(key) + " in " + name);
-        }
-        return (V) value;
+        return present(key, lookUp(ctx, key, LockMode.WRITE));
     }
 
-    /** Locks {@code key} and stores an (already copied) value under it. */
+    /**
+     * Locks {@code key} for reading, shared with other readers, and returns
+     * this transaction's working value for it (not to be mutated: use
+     * {@link #get} for that).
+     *
+     * @throws ApplicationException if the key is absent
+     */
+    public V read(Ctx ctx, K key) {
+        return present(key, lookUp(ctx, key, LockMode.READ));
+    }
+
+    /** Locks {@code key} exclusively and stores an (already copied) value under it. */
     public void put(Ctx ctx, K key, V value) {
-        Working<K, V> working = lockKey(ctx, key);
+        Working<K, V> working = lockKey(ctx, key, LockMode.WRITE);
         if (working.whole != null) {
             working.whole.put(key, value);
         } else {
@@ -66,14 +79,14 @@ public final class TMap<K, V> implements Cell {
         }
     }
 
-    /** Locks {@code key} and tells whether it is present. */
+    /** Locks {@code key} for reading and tells whether it is present. */
     public boolean containsKey(Ctx ctx, K key) {
-        return lookUp(ctx, key) != ABSENT;
+        return lookUp(ctx, key, LockMode.READ) != ABSENT;
     }
 
-    /** Locks {@code key} and removes it; removing an absent key does nothing. */
+    /** Locks {@code key} exclusively and removes it; removing an absent key does nothing. */
     public void remove(Ctx ctx, K key) {
-        Working<K, V> working = lockKey(ctx, key);
+        Working<K, V> working = lockKey(ctx, key, LockMode.WRITE);
         if (working.whole != null) {
             working.whole.remove(key);
         } else {
@@ -81,19 +94,69 @@ public final class TMap<K, V> implements Cell {
         }
     }
 
-    /** Locks the whole map and returns its number of entries. */
+    /**
+     * {@code m[key].append(element)} on a map of Lists, with an element the
+     * transaction owns (already copied): commutes with other transactions'
+     * appends to the key (APPEND mode); the element is appended at install.
+     *
+     * @throws ApplicationException if the key is absent
+     */
+    public void appendAt(Ctx ctx, K key, Object element) {
+        commute(ctx, key, LockMode.APPEND, new Delta.Append(List.of(element)));
+    }
+
+    /**
+     * {@code m[key] += amount} on a map of Numbers: commutes with other
+     * transactions' additions to the key (ADD mode), so it records the amount,
+     * added to the committed value at install.
+     *
+     * @throws ApplicationException if the key is absent
+     */
+    public void addAt(Ctx ctx, K key, double amount) {
+        commute(ctx, key, LockMode.ADD, new Delta.Add(amount));
+    }
+
+    /**
+     * Records a commuting update of {@code key}. Whether the key is present is
+     * settled here: a commuting mode excludes every put and remove of the key
+     * until the transaction ends.
+     */
+    private void commute(Ctx ctx, K key, LockMode mode, Delta delta) {
+        Working<K, V> working = lockKey(ctx, key, mode);
+        if (working.whole != null) {
+            working.whole.put(key, added(key, working.whole.containsKey(key) ? working.whole.get(key) : ABSENT, delta));
+            return;
+        }
+        Object current = working.touched.get(key);
+        if (current instanceof Delta pending) {
+            working.touched.put(key, pending.then(delta));
+        } else if (current != null) {
+            working.touched.put(key, added(key, current, delta));
+        } else if (committed.containsKey(key)) {
+            working.touched.put(key, delta);
+        } else {
+            throw missing(key);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private V added(K key, Object current, Delta delta) {
+        return (V) delta.applyTo(present(key, current));
+    }
+
+    /** Locks the whole map for reading and returns its number of entries. */
     public int size(Ctx ctx) {
-        return lockWhole(ctx).whole.size();
+        return lockWhole(ctx, LockMode.READ).whole.size();
     }
 
-    /** Locks the whole map and returns a copy of it, in insertion order. */
+    /** Locks the whole map for reading and returns a copy of it, in insertion order. */
     public WMap<K, V> whole(Ctx ctx) {
-        return Values.copy(lockWhole(ctx).whole);
+        return Values.copy(lockWhole(ctx, LockMode.READ).whole);
     }
 
-    /** Locks the whole map and replaces its contents with {@code value}'s. */
+    /** Locks the whole map exclusively and replaces its contents with {@code value}'s. */
     public void setWhole(Ctx ctx, WMap<K, V> value) {
-        Working<K, V> working = lockWhole(ctx);
+        Working<K, V> working = lockWhole(ctx, LockMode.WRITE);
         working.whole = new WMap<>(value);
         working.touched.clear();
     }
@@ -146,27 +209,50 @@ public final class TMap<K, V> implements Cell {
         committed = applied((Working<K, V>) working);
     }
 
-    private Object lookUp(Ctx ctx, K key) {
-        Working<K, V> working = lockKey(ctx, key);
+    @SuppressWarnings("unchecked")
+    private V present(K key, Object value) {
+        if (value == ABSENT) {
+            throw missing(key);
+        }
+        return (V) value;
+    }
+
+    private ApplicationException missing(K key) {
+        return new ApplicationException("missing map key " + Values.toText(key) + " in " + name);
+    }
+
+    /**
+     * The transaction's value for {@code key} (or {@code ABSENT}) after locking
+     * it in {@code mode}, a READ or WRITE mode that no other attempt's delta on
+     * the key is compatible with, so a pending delta of its own can be applied
+     * to the committed value now.
+     */
+    private Object lookUp(Ctx ctx, K key, LockMode mode) {
+        Working<K, V> working = lockKey(ctx, key, mode);
         if (working.whole != null) {
             return working.whole.containsKey(key) ? working.whole.get(key) : ABSENT;
         }
-        return working.touched.computeIfAbsent(key, k -> {
-            WMap<K, V> current = committed;
-            return current.containsKey(k) ? Values.copy(current.get(k)) : ABSENT;
-        });
+        Object current = working.touched.get(key);
+        if (current == null || current instanceof Delta) {
+            WMap<K, V> now = committed;
+            Object base = now.containsKey(key) ? Values.copy(now.get(key)) : ABSENT;
+            current = current == null ? base : ((Delta) current).applyTo(base);
+            working.touched.put(key, current);
+        }
+        return current;
     }
 
-    private Working<K, V> lockKey(Ctx ctx, K key) {
+    private Working<K, V> lockKey(Ctx ctx, K key, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
         // A bound map is read from its outside system and pushed to it as a whole, so it is locked as one.
-        txn.acquire(txn.bound(this) ? wholeLock : LockId.key(owner.objectId(), name, key));
+        txn.acquire(txn.bound(this) ? LockId.whole(owner.objectId(), name)
+                : LockId.key(owner.objectId(), name, key, txn.boosted(this) ? mode : LockMode.WRITE));
         return working(txn);
     }
 
-    private Working<K, V> lockWhole(Ctx ctx) {
+    private Working<K, V> lockWhole(Ctx ctx, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        txn.acquire(wholeLock);
+        txn.acquire(LockId.whole(owner.objectId(), name, txn.boosted(this) ? mode : LockMode.WRITE));
         Working<K, V> working = working(txn);
         if (working.whole == null) {
             WMap<K, V> whole = Values.copy(committed); // deep: the transaction may mutate values in place
@@ -191,13 +277,21 @@ public final class TMap<K, V> implements Cell {
         return withTouched(new WMap<>(committed), working);
     }
 
+    /**
+     * {@code result} with the touched keys applied: values replace, absent
+     * keys are removed, deltas are applied to the value there (present: the
+     * transaction's ADD lock has kept every put and remove of the key out).
+     */
     @SuppressWarnings("unchecked")
     private WMap<K, V> withTouched(WMap<K, V> result, Working<K, V> working) {
         for (Map.Entry<K, Object> entry : working.touched.entrySet()) {
-            if (entry.getValue() == ABSENT) {
+            Object value = entry.getValue();
+            if (value == ABSENT) {
                 result.remove(entry.getKey());
+            } else if (value instanceof Delta delta) {
+                result.put(entry.getKey(), (V) delta.applyTo(result.get(entry.getKey())));
             } else {
-                result.put(entry.getKey(), (V) entry.getValue());
+                result.put(entry.getKey(), (V) value);
             }
         }
         return result;

@@ -22,7 +22,11 @@ final class ExprEmitter {
         return scope.program.typeOf(expr);
     }
 
-    /** The expression's value, for reading or for mutating in place (list.append, field updates). */
+    /**
+     * The expression's value, for reading: a variable of the endpoint is
+     * read-locked, shared with other readers. Code that mutates the value in
+     * place emits it with {@link #emitTarget} instead.
+     */
     String emit(Expr expr) {
         return switch (expr) {
             case Expr.NumberLit n -> JavaNames.literal(n.value());
@@ -39,6 +43,40 @@ final class ExprEmitter {
             case Expr.ListLit l -> listLiteral(l);
             case Expr.MapLit m -> mapLiteral(m);
         };
+    }
+
+    /**
+     * The expression's value for mutating in place (the list of an append,
+     * the struct of a field assignment, the container of an element
+     * assignment): a variable of the endpoint it reaches is locked
+     * exclusively, a key of a Map variable too. Other expressions are emitted
+     * as by {@link #emit}.
+     */
+    String emitTarget(Expr expr) {
+        return switch (expr) {
+            case Expr.Name n when scope.program.symbolOf(n) instanceof Symbol.MemberVar member
+                    && !(member.type() instanceof Type.MapType) -> "this." + JavaNames.of(member.name()) + ".get($ctx)";
+            case Expr.Field f -> emitTarget(f.target()) + "." + JavaNames.of(f.name());
+            case Expr.Index i when memberMapField(i.target()) != null ->
+                unboxed(memberMapField(i.target()) + ".get($ctx, " + emit(i.index()) + ")", typeOf(i), false);
+            case Expr.Index i when typeOf(i.target()) instanceof Type.ListType ->
+                unboxed("Builtins.index(" + emitTarget(i.target()) + ", " + emit(i.index()) + ")", typeOf(i), false);
+            default -> emit(expr);
+        };
+    }
+
+    /**
+     * The field of a Number or List variable of the endpoint that {@code expr}
+     * names, else null: {@code +=} and {@code append} on it commute with other
+     * transactions' (Claret's abstract locks), so they go through the
+     * variable's {@code add} and {@code append} instead of read and write.
+     */
+    String memberVarField(Expr expr, Class<? extends Type> type) {
+        if (expr instanceof Expr.Name n && scope.program.symbolOf(n) instanceof Symbol.MemberVar member
+                && type.isInstance(member.type())) {
+            return "this." + JavaNames.of(member.name());
+        }
+        return null;
     }
 
     /** The expression's value as an independent copy, for storing (value semantics). */
@@ -72,7 +110,7 @@ final class ExprEmitter {
         return switch (symbol) {
             case Symbol.MemberVar member -> member.type() instanceof Type.MapType
                     ? "this." + JavaNames.of(member.name()) + ".whole($ctx)"
-                    : "this." + JavaNames.of(member.name()) + ".get($ctx)";
+                    : "this." + JavaNames.of(member.name()) + ".read($ctx)";
             case Symbol.SequenceData data -> JavaTypes.cast("$frame.get(" + JavaNames.literal(data.name()) + ")",
                     data.type());
             case Symbol.Variable local -> scope.nameOf(local);
@@ -192,21 +230,38 @@ final class ExprEmitter {
         String map = memberMapField(m.receiver());
         List<Expr> args = m.args();
         return switch (method) {
-            case LIST_APPEND -> emit(m.receiver()) + ".add(" + emitCopy(args.get(0)) + ")";
-            case LIST_INSERT -> "Builtins.insert(" + emit(m.receiver()) + ", " + emit(args.get(0)) + ", "
+            case LIST_APPEND -> append(m.receiver(), emitCopy(args.get(0)));
+            case LIST_INSERT -> "Builtins.insert(" + emitTarget(m.receiver()) + ", " + emit(args.get(0)) + ", "
                     + emitCopy(args.get(1)) + ")";
-            case LIST_REMOVE -> "Builtins.remove(" + emit(m.receiver()) + ", " + emit(args.get(0)) + ")";
+            case LIST_REMOVE -> "Builtins.remove(" + emitTarget(m.receiver()) + ", " + emit(args.get(0)) + ")";
             case MAP_REMOVE -> map != null
                     ? map + ".remove($ctx, " + emit(args.get(0)) + ")"
-                    : emit(m.receiver()) + ".remove(" + emit(args.get(0)) + ")";
+                    : emitTarget(m.receiver()) + ".remove(" + emit(args.get(0)) + ")";
         };
+    }
+
+    /**
+     * {@code list.append(element)}: on a List variable of the endpoint, or a
+     * List under a key of a Map variable, it commutes with other transactions'
+     * appends (an APPEND lock and a delta); on anything else it mutates the
+     * list in place.
+     */
+    private String append(Expr receiver, String element) {
+        String variable = memberVarField(receiver, Type.ListType.class);
+        if (variable != null) {
+            return variable + ".append($ctx, " + element + ")";
+        }
+        if (receiver instanceof Expr.Index i && memberMapField(i.target()) != null) {
+            return memberMapField(i.target()) + ".appendAt($ctx, " + emit(i.index()) + ", " + element + ")";
+        }
+        return emitTarget(receiver) + ".add(" + element + ")";
     }
 
     private String index(Expr.Index i) {
         String map = memberMapField(i.target());
         Type element = typeOf(i);
         String read = map != null
-                ? map + ".get($ctx, " + emit(i.index()) + ")"
+                ? map + ".read($ctx, " + emit(i.index()) + ")"
                 : "Builtins.index(" + emit(i.target()) + ", " + emit(i.index()) + ")";
         return unboxed(read, element, typeOf(i.target()) instanceof Type.TextType);
     }

@@ -114,10 +114,39 @@ final class StmtEmitter {
 
     private boolean assignment(Stmt.Assign a) {
         Expr.BinaryOp op = a.op().binary();
+        String commuting = op == Expr.BinaryOp.ADD || op == Expr.BinaryOp.SUB ? addition(a, op) : null;
+        if (commuting != null) {
+            out.line("%s;", commuting);
+            return true;
+        }
+        // x op= v locks x exclusively before reading it: a read lock would have to be upgraded to store.
         String value = op == null ? exprs.emitCopy(a.value())
-                : combined(exprs.emit(a.target()), op, exprs.emit(a.value()));
+                : combined(exprs.emitTarget(a.target()), op, exprs.emit(a.value()));
         out.line("%s;", store(a.target(), value));
         return true;
+    }
+
+    /**
+     * {@code x += v} / {@code x -= v} on a Number variable of the endpoint, or
+     * on a key of a Map variable of Numbers: an addition that commutes with
+     * other transactions' (Claret's abstract locks), emitted as the variable's
+     * {@code add} or the map's {@code addAt}; null for any other target, and
+     * for an amount that is not {@link #quiet}.
+     */
+    private String addition(Stmt.Assign a, Expr.BinaryOp op) {
+        if (!quiet(a.value())) {
+            return null;
+        }
+        String amount = op == Expr.BinaryOp.SUB ? "-(" + exprs.emit(a.value()) + ")" : exprs.emit(a.value());
+        String variable = exprs.memberVarField(a.target(), Type.NumberType.class);
+        if (variable != null) {
+            return variable + ".add($ctx, " + amount + ")";
+        }
+        if (a.target() instanceof Expr.Index i && exprs.memberMapField(i.target()) != null
+                && exprs.typeOf(i) instanceof Type.NumberType) {
+            return exprs.memberMapField(i.target()) + ".addAt($ctx, " + exprs.emit(i.index()) + ", " + amount + ")";
+        }
+        return null;
     }
 
     /** {@code x op= v} reads the target once more; Waldo targets have no side effects of their own. */
@@ -128,12 +157,31 @@ final class StmtEmitter {
         };
     }
 
+    /**
+     * True if evaluating {@code value} can neither change state nor raise: no
+     * call, no index, no division. Only then may {@code t += value} add
+     * without reading {@code t} first: the language reads the target before it
+     * evaluates the amount (LANGUAGE-NOTES), which is only unobservable when
+     * the amount cannot change the target or fail before a missing key would.
+     */
+    private static boolean quiet(Expr value) {
+        return switch (value) {
+            case Expr.NumberLit n -> true;
+            case Expr.Name n -> true;
+            case Expr.Field f -> quiet(f.target());
+            case Expr.Unary u -> quiet(u.operand());
+            case Expr.Binary b -> b.op() != Expr.BinaryOp.DIV && b.op() != Expr.BinaryOp.MOD
+                    && quiet(b.left()) && quiet(b.right());
+            default -> false;
+        };
+    }
+
     /** A Java statement (without ';') that stores {@code value} into the assignable {@code target}. */
     String store(Expr target, String value) {
         return switch (target) {
             case Expr.Name n -> storeName(n, value);
             case Expr.Index i -> storeIndex(i, value);
-            case Expr.Field f -> exprs.emit(f.target()) + "." + JavaNames.of(f.name()) + " = " + value;
+            case Expr.Field f -> exprs.emitTarget(f.target()) + "." + JavaNames.of(f.name()) + " = " + value;
             default -> throw new IllegalStateException("not assignable: " + target);
         };
     }
@@ -159,9 +207,9 @@ final class StmtEmitter {
         }
         Type container = exprs.typeOf(i.target());
         if (container instanceof Type.MapType) {
-            return exprs.emit(i.target()) + ".put(" + exprs.emit(i.index()) + ", " + value + ")";
+            return exprs.emitTarget(i.target()) + ".put(" + exprs.emit(i.index()) + ", " + value + ")";
         }
-        return "Builtins.setIndex(" + exprs.emit(i.target()) + ", " + exprs.emit(i.index()) + ", " + value + ")";
+        return "Builtins.setIndex(" + exprs.emitTarget(i.target()) + ", " + exprs.emit(i.index()) + ", " + value + ")";
     }
 
     // An elseIf chain is written as Java's else-if chain; the statement

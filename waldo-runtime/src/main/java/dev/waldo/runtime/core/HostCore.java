@@ -433,9 +433,10 @@ public final class HostCore {
      * Time passed. Coordinators re-send Prepare, Commit and Backout to
      * participants that have not answered for a while, and keep re-sending
      * decisions owed to participants that were unreachable; attempts in doubt
-     * ask again.
+     * ask again; lock phases that overtook a waiter age (see the lock table).
      */
     public void tick() {
+        locking.tick();
         coordinator.tick();
         participant.tick();
     }

@@ -2,17 +2,37 @@ package dev.waldo.runtime.core;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The locks of one host: who holds what and who waits, per variable. It only
- * keeps the books; {@link HostCore} decides who is wounded.
+ * The locks of one host: who holds what in which {@link LockMode} and who
+ * waits, per variable. It only keeps the books; {@link Locking} decides who
+ * is wounded.
+ *
+ * <p><b>Phasing</b> (Claret): a request in a shared or commuting mode that
+ * conflicts with no holder is normally still held back by a conflicting
+ * waiter that outranks it, so that a stream of newcomers cannot starve that
+ * waiter. While a phase of that mode is running (someone holds the variable
+ * in it), up to {@link #PHASE_CAP} such requests are admitted ahead of the
+ * waiter, together with the phase; the next ones queue behind it. The phase
+ * ends when the variable has no holders. The waiters a phase overtook wound
+ * its holders they outrank once the phase is {@link #PHASE_TICKS} ticks old
+ * ({@link #agePhases}), so the phase's length is capped in time too, and a
+ * phase holder that comes to wait for an overtaken waiter elsewhere cannot
+ * deadlock with it.
  */
 final class LockTable {
+    /** How many requests one phase admits ahead of conflicting waiters that outrank them. */
+    static final int PHASE_CAP = 64;
+    /** How many ticks a phase that overtook a waiter may run before that waiter wounds it. */
+    static final int PHASE_TICKS = 2;
+
     private record VarKey(long object, String variable) {
         static VarKey of(LockId lock) {
             return new VarKey(lock.object(), lock.variable());
@@ -23,11 +43,25 @@ final class LockTable {
     }
 
     private static final class VarLocks {
-        final Map<LockId, TxnRecord> holders = new LinkedHashMap<>();
+        final Map<LockId, Set<TxnRecord>> holders = new LinkedHashMap<>();
         final List<Waiter> waiting = new ArrayList<>();
+        /** Requests the running phase admitted ahead of an outranking waiter. */
+        int overtakes;
+        /** Ticks since the running phase first overtook a waiter. */
+        int phaseAge;
+
+        boolean idle() {
+            return holders.isEmpty() && waiting.isEmpty();
+        }
     }
 
     private final Map<VarKey, VarLocks> vars = new HashMap<>();
+    private final boolean phasing;
+
+    /** A table that runs phases of commuting requests, or with {@code phasing} false one that never does. */
+    LockTable(boolean phasing) {
+        this.phasing = phasing;
+    }
 
     /** The holders other than {@code txn} of locks that conflict with {@code lock}. */
     List<TxnRecord> blockers(TxnRecord txn, LockId lock) {
@@ -36,9 +70,13 @@ final class LockTable {
         if (locks == null) {
             return blockers;
         }
-        for (Map.Entry<LockId, TxnRecord> held : locks.holders.entrySet()) {
-            if (held.getValue() != txn && held.getKey().conflictsWith(lock) && !blockers.contains(held.getValue())) {
-                blockers.add(held.getValue());
+        for (Map.Entry<LockId, Set<TxnRecord>> held : locks.holders.entrySet()) {
+            if (held.getKey().conflictsWith(lock)) {
+                for (TxnRecord holder : held.getValue()) {
+                    if (holder != txn && !blockers.contains(holder)) {
+                        blockers.add(holder);
+                    }
+                }
             }
         }
         return blockers;
@@ -47,26 +85,56 @@ final class LockTable {
     /**
      * True if {@code txn} may take {@code lock} now: nobody else holds a
      * conflicting lock, and no waiter that outranks {@code txn} wants a
-     * conflicting one (so that a stream of newcomers cannot starve it).
+     * conflicting one (so that a stream of newcomers cannot starve it) unless
+     * a running phase of {@code lock}'s mode admits it (see the class comment).
+     * A granted request that overtook a waiter counts against the phase's cap.
      */
-    boolean grantable(TxnRecord txn, LockId lock) {
+    private boolean admit(TxnRecord txn, LockId lock) {
         if (!blockers(txn, lock).isEmpty()) {
             return false;
         }
         VarLocks locks = vars.get(VarKey.of(lock));
-        if (locks == null) {
+        if (locks == null || !outrankedByWaiter(locks, txn, lock)) {
             return true;
         }
+        if (phasing && lock.mode() != LockMode.WRITE && locks.overtakes < PHASE_CAP && phaseRunning(locks, lock)) {
+            locks.overtakes++;
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean outrankedByWaiter(VarLocks locks, TxnRecord txn, LockId lock) {
         for (Waiter waiter : locks.waiting) {
             if (waiter.txn != txn && waiter.lock.conflictsWith(lock) && waiter.txn.priority.beats(txn.priority)) {
-                return false;
+                return true;
             }
         }
+        return false;
+    }
+
+    /** True if someone holds {@code lock}'s piece of state in {@code lock}'s mode: a phase to join. */
+    private static boolean phaseRunning(VarLocks locks, LockId lock) {
+        for (Map.Entry<LockId, Set<TxnRecord>> held : locks.holders.entrySet()) {
+            if (held.getKey().mode() == lock.mode() && held.getKey().overlaps(lock) && !held.getValue().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Takes {@code lock} for {@code txn} if it can be granted now (see {@link #admit}); true if it was. */
+    boolean tryHold(TxnRecord txn, LockId lock) {
+        if (!admit(txn, lock)) {
+            return false;
+        }
+        hold(txn, lock);
         return true;
     }
 
     void hold(TxnRecord txn, LockId lock) {
-        vars.computeIfAbsent(VarKey.of(lock), k -> new VarLocks()).holders.put(lock, txn);
+        vars.computeIfAbsent(VarKey.of(lock), k -> new VarLocks()).holders
+                .computeIfAbsent(lock, l -> new LinkedHashSet<>()).add(txn);
         txn.held.add(lock);
     }
 
@@ -77,10 +145,14 @@ final class LockTable {
 
     /** Drops every lock {@code txn} holds and every request it waits on; returns the variables touched. */
     Set<Object> releaseAll(TxnRecord txn) {
-        Set<Object> touched = new java.util.HashSet<>();
+        Set<Object> touched = new HashSet<>();
         for (LockId lock : txn.held) {
             VarLocks locks = vars.get(VarKey.of(lock));
-            if (locks != null && locks.holders.remove(lock, txn)) {
+            Set<TxnRecord> holders = locks == null ? null : locks.holders.get(lock);
+            if (holders != null && holders.remove(txn)) {
+                if (holders.isEmpty()) {
+                    locks.holders.remove(lock);
+                }
                 touched.add(VarKey.of(lock));
             }
         }
@@ -91,7 +163,7 @@ final class LockTable {
 
     /** Drops the requests {@code txn} waits on; returns the variables touched. */
     Set<Object> cancelWaits(TxnRecord txn) {
-        Set<Object> touched = new java.util.HashSet<>();
+        Set<Object> touched = new HashSet<>();
         for (LockId lock : txn.waiting) {
             VarLocks locks = vars.get(VarKey.of(lock));
             if (locks != null) {
@@ -105,7 +177,9 @@ final class LockTable {
 
     /**
      * Grants, in priority order, the waiting requests on {@code variable} that
-     * can be granted now, and returns them as (transaction, lock) pairs.
+     * can be granted now, and returns them as (transaction, lock) pairs. A
+     * variable left with no holder ends its phase first, so the waiter at the
+     * head starts the next one.
      */
     List<Map.Entry<TxnRecord, LockId>> grantWaiters(Object variable) {
         VarLocks locks = vars.get((VarKey) variable);
@@ -113,20 +187,46 @@ final class LockTable {
         if (locks == null) {
             return granted;
         }
+        if (locks.holders.isEmpty()) {
+            locks.overtakes = 0;
+            locks.phaseAge = 0;
+        }
         List<Waiter> byRank = new ArrayList<>(locks.waiting);
         byRank.sort(LockTable::compareRank);
         for (Waiter waiter : byRank) {
-            if (grantable(waiter.txn, waiter.lock)) {
+            if (admit(waiter.txn, waiter.lock)) {
                 locks.waiting.remove(waiter);
                 waiter.txn.waiting.remove(waiter.lock);
                 hold(waiter.txn, waiter.lock);
                 granted.add(Map.entry(waiter.txn, waiter.lock));
             }
         }
-        if (locks.holders.isEmpty() && locks.waiting.isEmpty()) {
+        if (locks.idle()) {
             vars.remove((VarKey) variable);
         }
         return granted;
+    }
+
+    /**
+     * Time passed: every phase that overtook a waiter grows a tick older.
+     * Returns the waiters of phases that reached {@link #PHASE_TICKS}, as
+     * (transaction, lock) pairs: they may now wound the holders they outrank.
+     * Such a phase admits no one else ahead of its waiters.
+     */
+    List<Map.Entry<TxnRecord, LockId>> agePhases() {
+        List<Map.Entry<TxnRecord, LockId>> overdue = new ArrayList<>();
+        for (VarLocks locks : vars.values()) {
+            if (locks.overtakes == 0 || locks.waiting.isEmpty()) {
+                continue;
+            }
+            if (++locks.phaseAge >= PHASE_TICKS) {
+                locks.overtakes = PHASE_CAP;
+                for (Waiter waiter : locks.waiting) {
+                    overdue.add(Map.entry(waiter.txn, waiter.lock));
+                }
+            }
+        }
+        return overdue;
     }
 
     private static int compareRank(Waiter a, Waiter b) {

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 final class Locking {
     private final CoreState state;
-    private final LockTable locks = new LockTable();
+    private final LockTable locks = new LockTable(true);
     final Primaries primaries;
     private Participant participant;
 
@@ -30,16 +30,32 @@ final class Locking {
             state.decide(new Decision.Wounded(txn));
             return false;
         }
-        if (record.held.contains(lock) || record.held.contains(lock.wholeLock())) {
+        if (holdsCovering(record, lock)) {
             return true;
         }
-        if (locks.grantable(record, lock)) {
-            locks.hold(record, lock);
+        if (locks.tryHold(record, lock)) {
             return true;
         }
+        // An upgrade (say READ to WRITE) waits like any request: wound-wait decides between upgraders.
         locks.enqueue(record, lock);
         woundBlockers(record, lock);
         return false;
+    }
+
+    private static boolean holdsCovering(TxnRecord record, LockId lock) {
+        for (LockId covering : lock.coveredBy()) {
+            if (record.held.contains(covering)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Time passed: waiters that a phase of commuting holders overtook long enough wound those they outrank. */
+    void tick() {
+        for (Map.Entry<TxnRecord, LockId> overdue : locks.agePhases()) {
+            woundBlockers(overdue.getKey(), overdue.getValue());
+        }
     }
 
     /** Takes {@code lock} for an attempt restored from storage, before any attempt of this run runs. */

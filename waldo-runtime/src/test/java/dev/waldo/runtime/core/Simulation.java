@@ -38,6 +38,8 @@ import dev.waldo.runtime.storage.InMemoryStorage;
 final class Simulation {
     static final int COUNTERS = 2;
     static final int ACCOUNTS = 3;
+    /** Counters updated through Claret's commuting ADD mode (only with {@link #withTallies}). */
+    static final int TALLIES = 2;
     static final long INITIAL_BALANCE = 1_000;
     private static final int OBJECTS_PER_HOST = 3;
     private static final boolean TRACE = Boolean.getBoolean("sim.trace");
@@ -116,6 +118,7 @@ final class Simulation {
     /** Per attempt, the hosts that voted yes on it. */
     private final Map<TxnId, java.util.Set<Integer>> votedYes = new HashMap<>();
     private int crashCount;
+    private boolean tallies;
     private int tornWrites;
     private boolean crashing;
     private long steps;
@@ -139,7 +142,18 @@ final class Simulation {
          * committed() reads do not wait for attempts that voted yes and are undecided on their host,
          * so a read right after a commit returned (at the decision) misses its writes.
          */
-        READS_DO_NOT_WAIT
+        READS_DO_NOT_WAIT,
+        /**
+         * A tally's read takes the ADD mode instead of READ, so it shares the tally with
+         * concurrent adders (abstract locks whose reads are compatible with adds): two
+         * read-then-add transactions read the same value.
+         */
+        READS_SHARE_WITH_ADDS,
+        /**
+         * A tally's add is installed as the value it made from the committed value it saw (no
+         * delta), so of two concurrent adders the first to install is lost.
+         */
+        ADDS_INSTALL_VALUES
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -172,8 +186,22 @@ final class Simulation {
             for (int i = 0; i < ACCOUNTS; i++) {
                 values.put("account" + i, INITIAL_BALANCE);
             }
+            for (int i = 0; i < TALLIES; i++) {
+                values.put("tally" + i, 0L);
+            }
             committed.add(values);
         }
+    }
+
+    /**
+     * Adds tally transactions to the workload (a third of the roots): 1 or 2 adds to tallies in
+     * the ADD mode, each possibly preceded by a READ of the tally, on random hosts. Abstract locks
+     * let adders share a tally; the check wants the reads of a tally distinct (each reader adds
+     * after it reads) and every tally equal to its committed adds.
+     */
+    Simulation withTallies() {
+        tallies = true;
+        return this;
     }
 
     /** Runs until every transaction ended and every message was delivered; false if it gave up. */
@@ -266,7 +294,17 @@ final class Simulation {
         }
         long object = 1 + random.nextInt(OBJECTS_PER_HOST);
         List<Op> ops = new ArrayList<>();
-        if (random.nextBoolean()) {
+        if (tallies && random.nextInt(3) == 0) {
+            int adds = 1 + random.nextInt(2);
+            for (int i = 0; i < adds; i++) {
+                int on = 1 + random.nextInt(hostCount);
+                String tally = "tally" + random.nextInt(TALLIES);
+                if (random.nextBoolean()) {
+                    ops.add(new Op(on, tally, 0)); // read it first
+                }
+                ops.add(new Op(on, tally, 1));
+            }
+        } else if (random.nextBoolean()) {
             int increments = 1 + random.nextInt(2);
             for (int i = 0; i < increments; i++) {
                 ops.add(new Op(1 + random.nextInt(hostCount), "counter" + random.nextInt(COUNTERS), 1));
@@ -318,21 +356,47 @@ final class Simulation {
         cores[root.host].finishRoot(root.attempt, HostCore.Ending.WOUNDED);
     }
 
-    private static LockId lockOf(Op op) {
-        return LockId.whole(1, op.variable);
+    private LockId lockOf(Op op) {
+        if (!op.variable.startsWith("tally")) {
+            return LockId.whole(1, op.variable);
+        }
+        boolean read = op.delta == 0 && fault != Fault.READS_SHARE_WITH_ADDS;
+        return LockId.whole(1, op.variable, read ? LockMode.READ : LockMode.ADD);
     }
 
     /** Applies the op to the attempt's working copy; returns what a counter increment read, or null. */
     private String apply(TxnId txn, Op op) {
-        checkBindingsFinished(txn, op);
+        if (!isTallyAdd(op) || fault == Fault.ADDS_INSTALL_VALUES) {
+            checkBindingsFinished(txn, op); // a tally's add does not read it: it shares the tally with other adders
+        }
         Map<String, Long> values = working.computeIfAbsent(txn, t -> new HashMap<>())
                 .computeIfAbsent(op.host, h -> new HashMap<>());
+        if (op.variable.startsWith("tally") && fault != Fault.ADDS_INSTALL_VALUES) {
+            return applyTally(values, op);
+        }
         long value = values.getOrDefault(op.variable, committed.get(op.host).get(op.variable));
         values.put(op.variable, value + op.delta);
         if (TRACE) {
             System.out.println("apply " + txn + " on " + op.host + " " + op.variable + " read " + value + " + " + op.delta);
         }
         return op.variable.startsWith("counter") ? op.host + ":" + op.variable + "=" + value : null;
+    }
+
+    private static boolean isTallyAdd(Op op) {
+        return op.variable.startsWith("tally") && op.delta != 0;
+    }
+
+    /**
+     * A tally op on the attempt's working copy, which holds its delta: a read returns the committed
+     * value with the attempt's own delta (what it would see), an add adds to the delta.
+     */
+    private String applyTally(Map<String, Long> deltas, Op op) {
+        long own = deltas.getOrDefault(op.variable, 0L);
+        if (op.delta == 0) {
+            return op.host + ":" + op.variable + "=" + (committed.get(op.host).get(op.variable) + own);
+        }
+        deltas.put(op.variable, own + op.delta);
+        return null;
     }
 
     /**
@@ -356,6 +420,14 @@ final class Simulation {
         if (read != null) {
             reads.computeIfAbsent(txn, t -> new ArrayList<>()).add(read);
         }
+    }
+
+    /** A tally's working value is a delta (ADD), added at install; every other value replaces the committed one. */
+    private void install(int h, Map<String, Long> values) {
+        values.forEach((variable, value) -> {
+            boolean delta = variable.startsWith("tally") && fault != Fault.ADDS_INSTALL_VALUES;
+            committed.get(h).merge(variable, value, delta ? Long::sum : (old, replaced) -> replaced);
+        });
     }
 
     // ---- network ---------------------------------------------------------------------------
@@ -726,7 +798,7 @@ final class Simulation {
                     installs.merge(install.txn(), 1, Integer::sum);
                     Map<String, Long> values = working.getOrDefault(install.txn(), Map.of()).get(h);
                     if (values != null) {
-                        committed.get(h).putAll(values);
+                        install(h, values);
                     }
                 }
                 finishOrLater(h, install.txn());
@@ -951,6 +1023,7 @@ final class Simulation {
                         + cores[h].inDoubt() + ") and " + cores[h].busyVariables() + " locked variables");
             }
         }
+        found.addAll(checkTallies(counterReads));
         long total = 0;
         for (int h = 1; h <= hostCount; h++) {
             for (int i = 0; i < ACCOUNTS; i++) {
@@ -988,6 +1061,39 @@ final class Simulation {
                 if (!applied.get(voter).contains(txn)) {
                     found.add("attempt " + txn + " committed, but host " + voter + ", which voted yes, never installed"
                             + " it (durable outcome: " + durableOutcome.get(txn) + ")");
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Each tally equals the adds of the committed roots, and its committed reads are distinct:
+     * every reader adds after it reads, so in any serial order no two read the same value.
+     */
+    private List<String> checkTallies(Map<String, List<Long>> reads) {
+        List<String> found = new ArrayList<>();
+        Map<String, Long> adds = new TreeMap<>();
+        for (Root root : roots) {
+            if (committed(root)) {
+                for (Op op : root.ops) {
+                    if (op.variable.startsWith("tally") && op.delta != 0) {
+                        adds.merge(op.host + ":" + op.variable, op.delta, Long::sum);
+                    }
+                }
+            }
+        }
+        for (int h = 1; h <= hostCount; h++) {
+            for (int i = 0; i < TALLIES; i++) {
+                String key = h + ":tally" + i;
+                long value = committed.get(h).get("tally" + i);
+                if (value != adds.getOrDefault(key, 0L)) {
+                    found.add(key + " is " + value + " after " + adds.getOrDefault(key, 0L) + " committed adds");
+                }
+                List<Long> seen = reads.getOrDefault(key, List.of());
+                if (new java.util.HashSet<>(seen).size() != seen.size()) {
+                    found.add("committed read-then-add transactions of " + key + " read the same value: "
+                            + seen.stream().sorted().toList());
                 }
             }
         }

@@ -1,0 +1,53 @@
+package dev.waldo.runtime.core;
+
+/**
+ * How an attempt uses what it locks. Claret's abstract locks (Holt et al.):
+ * operations that commute under their type's meaning take modes that are
+ * compatible with each other, so two transactions incrementing one counter, or
+ * appending to one list, hold it at once instead of one waiting for (or
+ * wounding) the other. Each commuting update is recorded as a delta and applied
+ * to the committed value at install, so both count.
+ *
+ * <p>Compatibility (two different attempts, overlapping locks):
+ * <pre>
+ *            READ  WRITE  ADD  APPEND
+ *   READ      yes    -     -     -
+ *   WRITE      -     -     -     -
+ *   ADD        -     -    yes    -
+ *   APPEND     -     -     -    yes
+ * </pre>
+ * A read of the value conflicts with the commuting modes: the value it would
+ * see depends on which of the concurrent deltas were installed first.
+ */
+public enum LockMode {
+    /** Reads the value: shared with other readers. */
+    READ,
+    /** Replaces or mutates the value in place: exclusive. */
+    WRITE,
+    /** Adds to a Number ({@code +=}, {@code -=}) without reading it. */
+    ADD,
+    /** Appends to a List without reading it. */
+    APPEND;
+
+    /**
+     * A deliberately broken matrix, for waldo-check's test that its checker
+     * catches one: with the system property {@code waldo.test.readsCommute=true}
+     * (read once, when the class loads) reads are compatible with the commuting
+     * modes, so a read can miss a concurrent, later-committed add or append.
+     * Never set it elsewhere.
+     */
+    private static final boolean READS_COMMUTE = Boolean.getBoolean("waldo.test.readsCommute");
+
+    /** True if two different attempts may hold overlapping locks in these modes at once. */
+    public boolean compatibleWith(LockMode other) {
+        if (READS_COMMUTE && this != WRITE && other != WRITE && (this == READ || other == READ)) {
+            return true;
+        }
+        return this == other && this != WRITE;
+    }
+
+    /** True if holding this mode makes a request for {@code requested} on the same lock unnecessary. */
+    public boolean covers(LockMode requested) {
+        return this == WRITE || this == requested;
+    }
+}

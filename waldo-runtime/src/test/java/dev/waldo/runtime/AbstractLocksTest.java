@@ -1,0 +1,171 @@
+package dev.waldo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waldo.runtime.testing.Node;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Claret's abstract locks through a real host: commuting updates of
+ * concurrent transactions hold a variable together and both count, reads see
+ * the transaction's own deltas, and a read of the whole value still waits for
+ * concurrent adders.
+ */
+class AbstractLocksTest {
+    private final InMemoryNetwork network = new InMemoryNetwork();
+    private final Host host = Host.inMemory(network, "h");
+    private final Node node = Node.create(host);
+    private final ExecutorService threads = Executors.newFixedThreadPool(8);
+
+    @AfterEach
+    void close() {
+        threads.shutdownNow();
+        network.close();
+    }
+
+    /** Runs {@code body} as a transaction on another thread that holds its locks until {@code release} opens. */
+    private Future<?> held(String name, Latch holding, Latch release, TxnBody<Object> body) {
+        return threads.submit(() -> node.atomically(name, ctx -> {
+            body.run(ctx);
+            holding.open();
+            release.await();
+            return null;
+        }));
+    }
+
+    @Test
+    void twoOpenTransactionsAddToOneCounterAndBothCount() {
+        Latch holding = new Latch("the first adder holding x");
+        Latch release = new Latch("release");
+        Future<?> first = held("first", holding, release, ctx -> {
+            node.x.add(ctx, 5);
+            return null;
+        });
+        holding.await();
+        // The first adder is still open: the second shares the ADD lock and commits before it.
+        node.atomically("second", ctx -> {
+            node.x.add(ctx, 2);
+            node.x.add(ctx, -1);
+            return null;
+        });
+        assertThat(host.waitingLockRequests()).isZero();
+        release.open();
+        Latch.get(first);
+        assertThat(node.x.committed()).isEqualTo(6.0);
+    }
+
+    @Test
+    void twoOpenTransactionsAppendToOneListAndBothElementsStay() {
+        Latch holding = new Latch("the first appender holding log");
+        Latch release = new Latch("release");
+        Future<?> first = held("first", holding, release, ctx -> {
+            node.log.append(ctx, "first");
+            return null;
+        });
+        holding.await();
+        node.atomically("second", ctx -> {
+            node.log.append(ctx, "second");
+            return null;
+        });
+        release.open();
+        Latch.get(first);
+        assertThat(node.log.committed()).containsExactly("second", "first");
+    }
+
+    @Test
+    void aReadAfterAnAddSeesTheTransactionsOwnDelta() {
+        node.atomically("set", ctx -> {
+            node.x.set(ctx, 10.0);
+            return null;
+        });
+        double seen = node.atomically("add then read", ctx -> {
+            node.x.add(ctx, 3);
+            double read = node.x.read(ctx);
+            node.x.add(ctx, 1);
+            return read;
+        });
+        assertThat(seen).isEqualTo(13.0);
+        assertThat(node.x.committed()).isEqualTo(14.0);
+    }
+
+    @Test
+    void aReadOfTheWholeValueWaitsForAnOpenAdder() {
+        Latch holding = new Latch("the adder holding x");
+        Latch release = new Latch("release");
+        Future<?> adder = held("adder", holding, release, ctx -> {
+            node.x.add(ctx, 1);
+            return null;
+        });
+        holding.await();
+        Future<Double> reader = threads.submit(() -> node.atomically("reader", ctx -> node.x.read(ctx)));
+        Awaiting.until(() -> host.waitingLockRequests() == 1, "the reader waits for the adder");
+        release.open();
+        Latch.get(adder);
+        assertThat(Latch.get(reader)).isEqualTo(1.0);
+    }
+
+    @Test
+    void mapKeysTakeAdditionsTogetherAndAnAdditionToAMissingKeyFails() {
+        node.atomically("keys", ctx -> {
+            node.table.put(ctx, "hot", 1.0);
+            return null;
+        });
+        List<Future<?>> adders = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            adders.add(threads.submit(() -> {
+                for (int i = 0; i < 100; i++) {
+                    node.atomically("add", ctx -> {
+                        node.table.addAt(ctx, "hot", 1);
+                        return null;
+                    });
+                }
+            }));
+        }
+        adders.forEach(Latch::get);
+        assertThat(node.table.committed().get("hot")).isEqualTo(801.0);
+        assertThatThrownBy(() -> node.atomically("missing", ctx -> {
+            node.table.addAt(ctx, "cold", 1);
+            return null;
+        })).hasMessageContaining("missing map key cold in table");
+    }
+
+    @Test
+    void withAbstractLocksOffUpdatesStillCountExactly() {
+        host.useAbstractLocks(false);
+        List<Future<?>> adders = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            adders.add(threads.submit(() -> {
+                for (int i = 0; i < 50; i++) {
+                    node.atomically("add", ctx -> {
+                        node.x.add(ctx, 1);
+                        node.log.append(ctx, "a");
+                        return null;
+                    });
+                }
+            }));
+        }
+        adders.forEach(Latch::get);
+        assertThat(node.x.committed()).isEqualTo(200.0);
+        assertThat(node.log.committed()).hasSize(200);
+    }
+
+    @Test
+    void readersShareAVariable() {
+        Latch holding = new Latch("the first reader holding x");
+        Latch release = new Latch("release");
+        Future<?> first = held("first", holding, release, ctx -> node.x.read(ctx));
+        holding.await();
+        double seen = node.atomically("second", ctx -> node.x.read(ctx));
+        assertThat(seen).isEqualTo(0.0);
+        release.open();
+        Latch.get(first);
+        assertThat(host.waitingLockRequests()).isZero();
+    }
+}
