@@ -19,6 +19,9 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * layer plays the transaction bodies: counter increments (which catch a
  * NetworkException and go on without that host) and transfers between
  * accounts (which let it back the whole transaction out) on random hosts;
+ * with {@link #withTallies()}, also blind adds to tallies, which take the
+ * commuting lock of a counting set (adders never conflict with each other)
+ * and add their delta to the committed value when they install;
  * bindings that took part finish their commit or abort at a random later step.
  * With {@link Crashes}, hosts crash between steps or in the middle of a write
  * to their {@link InMemoryStorage} (tearing it), and restart from it; a
@@ -27,7 +30,8 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
- * some order and the counter ends at n; transfers conserve the total; every
+ * some order and the counter ends at n; every tally ends at the number of
+ * its committed adds (concurrent adds all count); transfers conserve the total; every
  * root ended exactly once (or was lost with its host); no attempt was both
  * installed and discarded; every host that voted yes on a committed attempt
  * installed it; no durable outcome was contradicted; no lock, attempt or
@@ -38,6 +42,7 @@ import dev.waldo.runtime.storage.InMemoryStorage;
 final class Simulation {
     static final int COUNTERS = 2;
     static final int ACCOUNTS = 3;
+    static final int TALLIES = 2;
     static final long INITIAL_BALANCE = 1_000;
     private static final int OBJECTS_PER_HOST = 3;
     private static final boolean TRACE = Boolean.getBoolean("sim.trace");
@@ -115,6 +120,7 @@ final class Simulation {
     private final Map<TxnId, Boolean> durableOutcome = new HashMap<>();
     /** Per attempt, the hosts that voted yes on it. */
     private final Map<TxnId, java.util.Set<Integer>> votedYes = new HashMap<>();
+    private boolean tallies;
     private int crashCount;
     private int tornWrites;
     private boolean crashing;
@@ -172,8 +178,17 @@ final class Simulation {
             for (int i = 0; i < ACCOUNTS; i++) {
                 values.put("account" + i, INITIAL_BALANCE);
             }
+            for (int i = 0; i < TALLIES; i++) {
+                values.put("tally" + i, 0L);
+            }
             committed.add(values);
         }
+    }
+
+    /** Makes half the increments blind adds to tallies, under commuting locks (counting sets). */
+    Simulation withTallies() {
+        tallies = true;
+        return this;
     }
 
     /** Runs until every transaction ended and every message was delivered; false if it gave up. */
@@ -269,7 +284,9 @@ final class Simulation {
         if (random.nextBoolean()) {
             int increments = 1 + random.nextInt(2);
             for (int i = 0; i < increments; i++) {
-                ops.add(new Op(1 + random.nextInt(hostCount), "counter" + random.nextInt(COUNTERS), 1));
+                String variable = tallies && random.nextBoolean() ? "tally" + random.nextInt(TALLIES)
+                        : "counter" + random.nextInt(COUNTERS);
+                ops.add(new Op(1 + random.nextInt(hostCount), variable, 1));
             }
         } else {
             long amount = 1 + random.nextInt(50);
@@ -292,7 +309,7 @@ final class Simulation {
         while (root.next < root.ops.size()) {
             Op op = root.ops.get(root.next);
             if (op.host == root.host) {
-                if (!core.lock(root.attempt, lockOf(op))) {
+                if (!core.lock(root.attempt, lockOf(op, root.attempt))) {
                     root.wait = Wait.LOCK;
                     return;
                 }
@@ -318,15 +335,27 @@ final class Simulation {
         cores[root.host].finishRoot(root.attempt, HostCore.Ending.WOUNDED);
     }
 
-    private static LockId lockOf(Op op) {
-        return LockId.whole(1, op.variable);
+    /** A tally's adds commute: each adder takes its own commuting lock, which conflicts only with the whole lock. */
+    private static LockId lockOf(Op op, TxnId txn) {
+        return isTally(op.variable) ? LockId.commuting(1, op.variable, txn) : LockId.whole(1, op.variable);
     }
 
-    /** Applies the op to the attempt's working copy; returns what a counter increment read, or null. */
+    private static boolean isTally(String variable) {
+        return variable.startsWith("tally");
+    }
+
+    /**
+     * Applies the op to the attempt's working copy; returns what a counter increment read, a
+     * tally's "+delta" (a blind add reads nothing), or null.
+     */
     private String apply(TxnId txn, Op op) {
-        checkBindingsFinished(txn, op);
         Map<String, Long> values = working.computeIfAbsent(txn, t -> new HashMap<>())
                 .computeIfAbsent(op.host, h -> new HashMap<>());
+        if (isTally(op.variable)) {
+            values.merge(op.variable, op.delta, Long::sum); // the delta, added to the committed value at install
+            return op.host + ":" + op.variable + "=+" + op.delta;
+        }
+        checkBindingsFinished(txn, op);
         long value = values.getOrDefault(op.variable, committed.get(op.host).get(op.variable));
         values.put(op.variable, value + op.delta);
         if (TRACE) {
@@ -726,7 +755,8 @@ final class Simulation {
                     installs.merge(install.txn(), 1, Integer::sum);
                     Map<String, Long> values = working.getOrDefault(install.txn(), Map.of()).get(h);
                     if (values != null) {
-                        committed.get(h).putAll(values);
+                        values.forEach((variable, value) -> committed.get(h).merge(variable, value,
+                                (before, delta) -> isTally(variable) ? before + delta : delta));
                     }
                 }
                 finishOrLater(h, install.txn());
@@ -793,7 +823,7 @@ final class Simulation {
 
     private void onRunCall(int h, Decision.RunCall run) {
         Served served = new Served(run.txn(), run.callId(), (Op) run.request());
-        if (cores[h].lock(run.txn(), lockOf(served.op))) {
+        if (cores[h].lock(run.txn(), lockOf(served.op, run.txn()))) {
             finishServed(h, served);
         } else {
             servedWaitingForLock.put(run.txn() + "@" + h, served);
@@ -811,7 +841,7 @@ final class Simulation {
         if (root == null || root.wait != Wait.REPLY || root.waitingCall != failed.callId()) {
             return;
         }
-        if (root.ops.get(root.next).variable.startsWith("counter")) {
+        if (!root.ops.get(root.next).variable.startsWith("account")) {
             root.next++;
             root.wait = Wait.NONE;
             advance(root);
@@ -890,7 +920,7 @@ final class Simulation {
                 continue;
             }
             boolean waits = fault != Fault.READS_DO_NOT_WAIT
-                    && cores[h].undecidedWriters(lockOf(op)).contains(root.attempt);
+                    && cores[h].undecidedWriters(LockId.whole(1, op.variable)).contains(root.attempt);
             if (!waits) {
                 violations.add("root " + root.number + " returned committed " + root.attempt + ", but a committed()"
                         + " read of " + h + ":" + op.variable + " would not see its write (not installed there, and"
@@ -902,6 +932,22 @@ final class Simulation {
     // ---- checks ----------------------------------------------------------------------------
 
     /** Returns every violation of serializability, atomicity or cleanliness found. */
+    /** Every tally ends at the number of committed adds to it: commuting adds all count, none twice. */
+    private List<String> uncountedAdds(Map<String, List<Long>> committedOps) {
+        List<String> found = new ArrayList<>();
+        for (int h = 1; h <= hostCount; h++) {
+            for (int i = 0; i < TALLIES; i++) {
+                String key = h + ":tally" + i;
+                long adds = committedOps.getOrDefault(key, List.of()).stream().mapToLong(Long::longValue).sum();
+                long value = committed.get(h).get("tally" + i);
+                if (value != adds) {
+                    found.add(key + " is " + value + " after " + adds + " committed adds");
+                }
+            }
+        }
+        return found;
+    }
+
     List<String> check() {
         List<String> found = new ArrayList<>(violations);
         Map<String, List<Long>> counterReads = new TreeMap<>();
@@ -951,6 +997,7 @@ final class Simulation {
                         + cores[h].inDoubt() + ") and " + cores[h].busyVariables() + " locked variables");
             }
         }
+        found.addAll(uncountedAdds(counterReads));
         long total = 0;
         for (int h = 1; h <= hostCount; h++) {
             for (int i = 0; i < ACCOUNTS; i++) {
