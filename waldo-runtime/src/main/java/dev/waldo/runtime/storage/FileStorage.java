@@ -151,6 +151,11 @@ public final class FileStorage implements Storage {
     }
 
     @Override
+    public void append(List<StorageRecord> records) {
+        awaitDurable(write(records));
+    }
+
+    @Override
     public synchronized long write(List<StorageRecord> records) {
         failIfFailed();
         if (records.isEmpty()) {

@@ -100,6 +100,11 @@ public final class InMemoryStorage implements Storage {
     }
 
     @Override
+    public void append(List<StorageRecord> records) {
+        awaitDurable(write(records));
+    }
+
+    @Override
     public synchronized long write(List<StorageRecord> records) {
         if (records.isEmpty()) {
             return written;

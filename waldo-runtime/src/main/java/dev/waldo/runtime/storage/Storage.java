@@ -50,19 +50,29 @@ public interface Storage extends AutoCloseable {
         GROUP
     }
 
-    /** How the host that uses this storage should wait for durability (see {@link Commit}). */
-    Commit commit();
+    /**
+     * How the host that uses this storage should wait for durability (see {@link Commit}); a
+     * storage that only implements {@link #append} is {@link Commit#EACH}.
+     */
+    default Commit commit() {
+        return Commit.EACH;
+    }
 
     /**
      * Writes {@code records} after every record written before, without waiting for them to
      * be durable, and returns a ticket: {@link #awaitDurable} with it returns once they (and
      * every record written before them) are durable. Nothing that depends on them may be sent
-     * before that. With no records, returns the ticket of what was written before.
+     * before that. With no records, returns the ticket of what was written before. By default
+     * it {@linkplain #append appends} (durable at once) and returns a ticket that needs no wait:
+     * storages that group commits override it and {@link #awaitDurable}.
      *
      * @throws StorageException if they could not be written: the caller must not send what
      *     depends on them, and should stop as if it crashed
      */
-    long write(List<StorageRecord> records);
+    default long write(List<StorageRecord> records) {
+        append(records);
+        return 0;
+    }
 
     /**
      * Blocks until every record written up to {@code ticket} is durable. One fsync covers
@@ -72,18 +82,19 @@ public interface Storage extends AutoCloseable {
      * @throws StorageException if the records could not be made durable (the same for every
      *     waiter from then on): the caller must not send what depends on them, and should stop
      */
-    void awaitDurable(long ticket);
+    default void awaitDurable(long ticket) {
+        // The default write appended, so what it wrote is durable already.
+    }
 
     /**
-     * Makes {@code records} durable, in order, before returning ({@link #write} then
-     * {@link #awaitDurable}); may compact away the records of attempts that were forgotten.
+     * Makes {@code records} durable, in order, before returning; may compact away the records
+     * of attempts that were forgotten. A storage with group commit implements it as
+     * {@link #write} then {@link #awaitDurable}.
      *
      * @throws StorageException if they could not be made durable: the caller must not send
      *     what depends on them, and should stop as if it crashed
      */
-    default void append(List<StorageRecord> records) {
-        awaitDurable(write(records));
-    }
+    void append(List<StorageRecord> records);
 
     /** Releases the storage (files, locks); what was appended stays durable. */
     @Override
