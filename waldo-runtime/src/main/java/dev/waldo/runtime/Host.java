@@ -646,8 +646,9 @@ public final class Host implements AutoCloseable {
      * nothing more. Decisions go first so that, for example, a commit is
      * installed here before the acknowledgement that lets the root's caller
      * return is sent. With group commit, the drains wait for their fsync in
-     * {@link GroupCommit}, and the caller waits until they (and every drain
-     * before them) were applied, as it would have without. Lock held.
+     * {@link GroupCommit}, and the caller waits until every install and
+     * discard queued so far was applied, so that it sees the variables as
+     * the core decided them, as it would have without. Lock held.
      */
     private void applyOutbox() {
         if (groupCommit != null) {
