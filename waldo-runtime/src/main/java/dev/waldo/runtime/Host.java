@@ -39,7 +39,9 @@ import java.util.function.Supplier;
  * {@link Storage} first, then decisions applied, then messages sent — so a
  * vote, a commit or an acknowledgement never leaves before what it depends
  * on is durable, and an install is always visible before the grant that
- * follows it.
+ * follows it. With a storage for group commit ({@link Storage.Commit#GROUP})
+ * the same order holds, but the fsync runs outside the lock and covers the
+ * drains of many transactions at once (see {@link GroupCommit}).
  */
 public final class Host implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Host.class.getName());
@@ -49,6 +51,8 @@ public final class Host implements AutoCloseable {
     private final HostCore core;
     private final Storage storage;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Group commit's queue and flusher, or null when the storage fsyncs each drain under the lock. */
+    private final GroupCommit groupCommit;
     private final Map<Long, WaldoObject> objects = new ConcurrentHashMap<>();
     private final AtomicLong objectIds = new AtomicLong();
     private final AtomicLong frameIds = new AtomicLong();
@@ -72,6 +76,9 @@ public final class Host implements AutoCloseable {
         this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
                 scheduling == Scheduling.PRIMARIES, transport.attemptSerialBase());
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
+        this.groupCommit = storage.commit() == Storage.Commit.GROUP
+                ? new GroupCommit(id, lock, storage, this::applyDrain, this::queueDrains, this::storageFailed)
+                : null;
         restore();
         transport.start(new Receiver());
     }
@@ -242,6 +249,9 @@ public final class Host implements AutoCloseable {
         bindingWork.shutdown();
         lock.lock();
         try {
+            if (groupCommit != null) {
+                groupCommit.stop(); // drains still waiting for their fsync are never applied, as in a crash
+            }
             storage.close(); // under the lock: no append is half done
             outcomesApplied.values().forEach(waiting -> waiting.complete(null)); // nothing will be applied now
             outcomesApplied.clear();
@@ -459,6 +469,9 @@ public final class Host implements AutoCloseable {
             if (closed) {
                 return;
             }
+            if (groupCommit != null) {
+                groupCommit.awaitApplied(); // an install the core decided may still wait for its fsync
+            }
             for (TxnId writer : core.undecidedWriters(LockId.whole(object, variable))) {
                 waits.add(outcomesApplied.computeIfAbsent(writer, txn -> new CompletableFuture<>()));
             }
@@ -628,30 +641,72 @@ public final class Host implements AutoCloseable {
     }
 
     /**
+     * Like {@link #inCore(Runnable)} for the transport's events, which never wait for group
+     * commit's fsync: the transport's thread goes on stepping the messages that arrive
+     * meanwhile, and their records join the next fsync. It touches no host state the queued
+     * drains would change.
+     */
+    private void inCoreFromTransport(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+            if (groupCommit == null) {
+                applyOutbox();
+            } else {
+                queueDrains();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Applies and sends what the core produced, until applying produces
      * nothing more. Decisions go first so that, for example, a commit is
      * installed here before the acknowledgement that lets the root's caller
-     * return is sent. Lock held.
+     * return is sent. With group commit, the drains wait for their fsync in
+     * {@link GroupCommit}, and the caller waits until every install and
+     * discard queued so far was applied, so that it sees the variables as
+     * the core decided them, as it would have without. Lock held.
      */
     private void applyOutbox() {
+        if (groupCommit != null) {
+            queueDrains();
+            groupCommit.awaitApplied();
+            return;
+        }
         for (Outbox out = core.drain(); !out.isEmpty(); out = core.drain()) {
             if (!persist(out)) {
                 return;
             }
-            for (Decision decision : out.decisions()) {
-                apply(decision);
+            applyDrain(out);
+        }
+    }
+
+    /** Group commit: writes the records of what the core produced and queues it for its fsync. Lock held. */
+    private void queueDrains() {
+        for (Outbox out = core.drain(); !out.isEmpty() && !closed; out = core.drain()) {
+            try {
+                groupCommit.enqueue(out);
+            } catch (StorageException failure) {
+                storageFailed(failure);
             }
-            for (Envelope envelope : out.messages()) {
-                transport.send(envelope);
-            }
+        }
+    }
+
+    /** Applies one drain whose records are durable: its decisions, then its messages. Lock held. */
+    private void applyDrain(Outbox out) {
+        for (Decision decision : out.decisions()) {
+            apply(decision);
+        }
+        for (Envelope envelope : out.messages()) {
+            transport.send(envelope);
         }
     }
 
     /**
      * Persist before you send: makes the drain's records durable before its
-     * decisions are applied or its messages leave. A storage that fails
-     * leaves the host unable to keep its word, so it stops as if it crashed
-     * (its peers see it go; a restart takes up what was durable). Lock held.
+     * decisions are applied or its messages leave. Lock held.
      */
     private boolean persist(Outbox out) {
         if (out.persist().isEmpty()) {
@@ -661,13 +716,27 @@ public final class Host implements AutoCloseable {
             storage.append(out.persist());
             return true;
         } catch (StorageException failure) {
-            LOG.log(System.Logger.Level.ERROR, "host " + id + " stops: " + failure.getMessage()
-                    + "; restart it once the storage works again", failure);
-            closed = true;
-            transport.close();
-            bindingWork.shutdown();
+            storageFailed(failure);
             return false;
         }
+    }
+
+    /**
+     * A storage that fails leaves the host unable to keep its word, so it stops as if it
+     * crashed (its peers see it go; a restart takes up what was durable). Lock held.
+     */
+    private void storageFailed(StorageException failure) {
+        if (closed) {
+            return;
+        }
+        LOG.log(System.Logger.Level.ERROR, "host " + id + " stops: " + failure.getMessage()
+                + "; restart it once the storage works again", failure);
+        closed = true;
+        if (groupCommit != null) {
+            groupCommit.stop();
+        }
+        transport.close();
+        bindingWork.shutdown();
     }
 
     private void apply(Decision decision) {
@@ -892,27 +961,27 @@ public final class Host implements AutoCloseable {
     private final class Receiver implements Transport.Receiver {
         @Override
         public void onMessage(Envelope envelope) {
-            inCore(() -> core.step(envelope));
+            inCoreFromTransport(() -> core.step(envelope));
         }
 
         @Override
         public void onLinkDown(int host) {
-            inCore(() -> core.linkDown(host));
+            inCoreFromTransport(() -> core.linkDown(host));
         }
 
         @Override
         public void onLinkUp(int host) {
-            inCore(() -> core.linkUp(host));
+            inCoreFromTransport(() -> core.linkUp(host));
         }
 
         @Override
         public void onPeerRestarted(int host) {
-            inCore(() -> core.peerRestarted(host));
+            inCoreFromTransport(() -> core.peerRestarted(host));
         }
 
         @Override
         public void onTick() {
-            inCore(core::tick);
+            inCoreFromTransport(core::tick);
         }
     }
 

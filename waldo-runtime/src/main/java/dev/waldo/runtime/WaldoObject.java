@@ -2,6 +2,7 @@ package dev.waldo.runtime;
 
 import dev.waldo.runtime.lang.Suggestions;
 import dev.waldo.runtime.lang.Values;
+import dev.waldo.runtime.lang.WCSet;
 import dev.waldo.runtime.lang.WMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +73,16 @@ public abstract class WaldoObject {
     /** Declares a Map variable that is locked per key; it starts empty. */
     protected final <K, V> TMap<K, V> mapVar(String name, Annotation... annotations) {
         return declare(new TMap<>(this, name, annotations));
+    }
+
+    /** Declares a CSet variable whose adds and removes commute (see {@link TCSet}); it starts empty. */
+    protected final <E> TCSet<E> csetVar(String name, Annotation... annotations) {
+        return declare(new TCSet<>(this, name, annotations));
+    }
+
+    /** Declares the CSet variable {@code variable} describes (generated code). */
+    protected final <E> TCSet<E> csetVar(Variable<WCSet<E>> variable) {
+        return csetVar(own(variable).name(), variable.annotations().toArray(Annotation[]::new));
     }
 
     /** Declares the variable {@code variable} describes, locked as a whole (generated code). */

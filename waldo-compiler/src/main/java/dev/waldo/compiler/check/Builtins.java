@@ -119,6 +119,22 @@ final class Builtins {
         return Type.NOTHING;
     }
 
+    /** Types {@code set.add(x)}, {@code set.rem(x)}, {@code set.count(x)} or {@code set.elements()}. */
+    Type csetMethod(Type.CSetType set) {
+        return switch (name) {
+            case "add" -> typed(Method.CSET_ADD, List.of(set.element()), Type.NOTHING);
+            case "rem" -> typed(Method.CSET_REM, List.of(set.element()), Type.NOTHING);
+            case "count" -> typed(Method.CSET_COUNT, List.of(set.element()), Type.NUMBER);
+            case "elements" -> typed(Method.CSET_ELEMENTS, List.of(), new Type.ListType(set.element()));
+            default -> noSuchMethod(set, "add, rem, count and elements");
+        };
+    }
+
+    private Type typed(Method method, List<Type> params, Type result) {
+        method(method, params);
+        return result;
+    }
+
     private void method(Method method, List<Type> params) {
         exprs.checkerSymbols().put(call, new Symbol.BuiltinMethod(name, method));
         exprs.arguments(name, nameSpan, args, params);

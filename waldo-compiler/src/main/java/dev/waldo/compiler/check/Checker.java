@@ -153,7 +153,7 @@ public final class Checker {
         for (Member member : members) {
             switch (member) {
                 case VarDecl v -> {
-                    MemberVar variable = new MemberVar(decl.name(), v.name(), resolve(v.type(), false), v);
+                    MemberVar variable = new MemberVar(decl.name(), v.name(), memberType(v.type()), v);
                     symbols.put(v, variable);
                     if (claim(names, v.name(), v.nameSpan())) {
                         variables.put(v.name(), variable);
@@ -332,20 +332,36 @@ public final class Checker {
                 }
             };
             case TypeRef.ListOf l -> new Type.ListType(resolve(l.element(), false));
-            case TypeRef.MapOf m -> new Type.MapType(mapKey(m.key()), resolve(m.value(), false));
+            case TypeRef.MapOf m -> new Type.MapType(keyType(m.key(), "map keys"), resolve(m.value(), false));
+            case TypeRef.CSetOf c -> {
+                diagnostics.error(c.span(), "a CSet can only be the type of an endpoint or service variable"
+                        + " (its adds and removes commute across transactions); read it with count() or elements()");
+                yield Type.ERROR;
+            }
             case TypeRef.Named n -> named(n);
         };
         typeRefs.put(ref, type);
         return type;
     }
 
-    private Type mapKey(TypeRef ref) {
+    /** Resolves the type of an endpoint or service variable: any type, and the only place a CSet may be. */
+    private Type memberType(TypeRef ref) {
+        if (!(ref instanceof TypeRef.CSetOf cset)) {
+            return resolve(ref, false);
+        }
+        Type type = new Type.CSetType(keyType(cset.element(), "CSet elements"));
+        typeRefs.put(ref, type);
+        return type;
+    }
+
+    /** Resolves a map's key type or a CSet's element type: Number, Text or TrueFalse. */
+    private Type keyType(TypeRef ref, String what) {
         Type key = resolve(ref, false);
         if (key instanceof Type.NumberType || key instanceof Type.TextType
                 || key instanceof Type.BoolType || key instanceof Type.ErrorType) {
             return key;
         }
-        diagnostics.error(ref.span(), "map keys must be Number, Text or TrueFalse, found " + key.display());
+        diagnostics.error(ref.span(), what + " must be Number, Text or TrueFalse, found " + key.display());
         return Type.ERROR;
     }
 

@@ -323,6 +323,7 @@ final class ExprChecker {
         return switch (receiver) {
             case Type.ListType l -> new Builtins(this, m).listMethod(l);
             case Type.MapType map -> new Builtins(this, m).mapMethod(map);
+            case Type.CSetType set -> new Builtins(this, m).csetMethod(set);
             case Type.EndpointType e -> remoteCall(m);
             case Type.ErrorType e -> {
                 m.args().forEach(this::value);

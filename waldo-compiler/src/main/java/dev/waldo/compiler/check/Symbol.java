@@ -86,9 +86,9 @@ public sealed interface Symbol permits Symbol.Variable, Symbol.FunctionSym, Symb
     record BuiltinFn(String name, Builtin builtin) implements Symbol {}
 
     /** The built-in methods of lists and maps. */
-    enum Method { LIST_APPEND, LIST_INSERT, LIST_REMOVE, MAP_REMOVE }
+    enum Method { LIST_APPEND, LIST_INSERT, LIST_REMOVE, MAP_REMOVE, CSET_ADD, CSET_REM, CSET_COUNT, CSET_ELEMENTS }
 
-    /** A call of a list or map method: {@code append insert remove}. */
+    /** A call of a list, map or CSet method: {@code append insert remove add rem count elements}. */
     record BuiltinMethod(String name, Method method) implements Symbol {}
 
     /**

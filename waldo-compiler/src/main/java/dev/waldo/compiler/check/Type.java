@@ -5,7 +5,7 @@ package dev.waldo.compiler.check;
  * element types are the same type, and struct types are equal when their names are.
  */
 public sealed interface Type permits Type.NumberType, Type.TextType, Type.BoolType,
-        Type.NothingType, Type.EndpointType, Type.ListType, Type.MapType, Type.StructType,
+        Type.NothingType, Type.EndpointType, Type.ListType, Type.MapType, Type.CSetType, Type.StructType,
         Type.DynamicType, Type.ErrorType {
 
     /** {@code Number}. */
@@ -79,6 +79,17 @@ public sealed interface Type permits Type.NumberType, Type.TextType, Type.BoolTy
         @Override
         public String display() {
             return "Map(from: " + key.display() + ", to: " + value.display() + ")";
+        }
+    }
+
+    /**
+     * {@code CSet(element: T)}, a counting set; T is Number, Text or TrueFalse. Only endpoint and
+     * service variables have it: its adds and removes commute across transactions.
+     */
+    record CSetType(Type element) implements Type {
+        @Override
+        public String display() {
+            return "CSet(element: " + element.display() + ")";
         }
     }
 

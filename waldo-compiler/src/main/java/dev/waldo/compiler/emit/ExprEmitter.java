@@ -93,8 +93,18 @@ final class ExprEmitter {
 
     /** The field name if {@code expr} names a Map variable of the endpoint (locked per key), else null. */
     String memberMapField(Expr expr) {
-        if (expr instanceof Expr.Name n && scope.program.symbolOf(n) instanceof Symbol.MemberVar member
-                && member.type() instanceof Type.MapType) {
+        return memberVarType(expr) instanceof Type.MapType ? memberField(expr) : null;
+    }
+
+    /** The type of the endpoint or service variable {@code expr} names, or null if it names none. */
+    private Type memberVarType(Expr expr) {
+        return expr instanceof Expr.Name n && scope.program.symbolOf(n) instanceof Symbol.MemberVar member
+                ? member.type() : null;
+    }
+
+    /** The field that holds the endpoint or service variable {@code expr} names, or null if it names none. */
+    private String memberField(Expr expr) {
+        if (expr instanceof Expr.Name n && scope.program.symbolOf(n) instanceof Symbol.MemberVar member) {
             return "this." + JavaNames.of(member.name());
         }
         return null;
@@ -108,7 +118,7 @@ final class ExprEmitter {
     private String name(Expr.Name n) {
         Symbol symbol = scope.program.symbolOf(n);
         return switch (symbol) {
-            case Symbol.MemberVar member -> member.type() instanceof Type.MapType
+            case Symbol.MemberVar member -> JavaTypes.hasFinerLocks(member.type())
                     ? "this." + JavaNames.of(member.name()) + ".whole($ctx)"
                     : "this." + JavaNames.of(member.name()) + ".read($ctx)";
             case Symbol.SequenceData data -> JavaTypes.cast("$frame.get(" + JavaNames.literal(data.name()) + ")",
@@ -237,6 +247,11 @@ final class ExprEmitter {
             case MAP_REMOVE -> map != null
                     ? map + ".remove($ctx, " + emit(args.get(0)) + ")"
                     : emitTarget(m.receiver()) + ".remove(" + emit(args.get(0)) + ")";
+            // A CSet is always an endpoint or service variable: its methods take its commuting or whole lock.
+            case CSET_ADD -> memberField(m.receiver()) + ".add($ctx, " + emit(args.get(0)) + ")";
+            case CSET_REM -> memberField(m.receiver()) + ".rem($ctx, " + emit(args.get(0)) + ")";
+            case CSET_COUNT -> memberField(m.receiver()) + ".count($ctx, " + emit(args.get(0)) + ")";
+            case CSET_ELEMENTS -> memberField(m.receiver()) + ".elements($ctx)";
         };
     }
 

@@ -20,16 +20,17 @@ final class JavaNames {
             "transitive", "uses", "with", "when", "_",
             // Methods of WaldoObject/WaldoEndpoint and Object that a Public method would clash with.
             "host", "kind", "ref", "id", "partner", "create", "transact", "dispatch", "runStep",
-            "committedValue", "committed", "mapVar", "invoke", "functions", "publicFunctions",
+            "committedValue", "committed", "mapVar", "csetVar", "invoke", "functions", "publicFunctions",
             "getClass", "hashCode", "equals", "toString", "clone", "finalize", "notify", "notifyAll", "wait",
             // The list of a class's Variable constants, which host code finds by this name.
             "VARIABLES",
             // Classes the emitted code names without qualification.
-            "Ctx", "Host", "Values", "Builtins", "Dispatch", "WList", "WMap", "SequenceFrame",
+            "Ctx", "Host", "Values", "Builtins", "Dispatch", "WList", "WMap", "WCSet", "SequenceFrame",
             "PublicFunction", "ValueType", "Object", "String", "Double", "Boolean", "Math");
 
     /** Runtime classes a generated class names unqualified, which a kind or struct must not hide. */
-    private static final Set<String> RUNTIME_CLASSES = Set.of("EndpointRef", "Annotation", "TVar", "TMap", "Variable");
+    private static final Set<String> RUNTIME_CLASSES = Set.of("EndpointRef", "Annotation", "TVar", "TMap", "TCSet",
+            "Variable");
 
     private JavaNames() {
     }

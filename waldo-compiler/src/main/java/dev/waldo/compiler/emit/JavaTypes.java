@@ -31,6 +31,7 @@ final class JavaTypes {
             case Type.EndpointType e -> "EndpointRef";
             case Type.ListType l -> "WList<" + boxed(l.element()) + ">";
             case Type.MapType m -> "WMap<" + boxed(m.key()) + ", " + boxed(m.value()) + ">";
+            case Type.CSetType c -> "WCSet<" + boxed(c.element()) + ">";
             case Type.StructType s -> JavaNames.ofClass(s.name());
             case Type.DynamicType d -> "Object";
             case Type.ErrorType e -> throw new IllegalStateException("error type in a checked program");
@@ -42,6 +43,7 @@ final class JavaTypes {
         return switch (type) {
             case Type.ListType l -> "WList.class";
             case Type.MapType m -> "WMap.class";
+            case Type.CSetType c -> "WCSet.class";
             default -> boxed(type) + ".class";
         };
     }
@@ -68,6 +70,7 @@ final class JavaTypes {
             case Type.BoolType b -> "false";
             case Type.ListType l -> "new " + boxed(type) + "()";
             case Type.MapType m -> "new " + boxed(type) + "()";
+            case Type.CSetType c -> "new " + boxed(type) + "()";
             case Type.StructType s -> "new " + JavaNames.ofClass(s.name()) + "()";
             default -> "null";
         };
@@ -75,7 +78,26 @@ final class JavaTypes {
 
     /** Whether values of the type are mutable containers that assignment must copy. */
     static boolean needsCopy(Type type) {
-        return type instanceof Type.ListType || type instanceof Type.MapType || type instanceof Type.StructType;
+        return type instanceof Type.ListType || type instanceof Type.MapType || type instanceof Type.StructType
+                || type instanceof Type.CSetType;
+    }
+
+    /**
+     * Whether an endpoint or service variable of the type is a cell with finer locks than the
+     * whole variable (a Map's per-key locks, a CSet's commuting adds): reading or assigning it
+     * whole goes through {@code whole($ctx)} and {@code setWhole($ctx, v)} instead of get and set.
+     */
+    static boolean hasFinerLocks(Type type) {
+        return type instanceof Type.MapType || type instanceof Type.CSetType;
+    }
+
+    /** The runtime class that holds an endpoint or service variable of the type. */
+    static String cellClass(Type type) {
+        return switch (type) {
+            case Type.MapType map -> "TMap<" + boxed(map.key()) + ", " + boxed(map.value()) + ">";
+            case Type.CSetType set -> "TCSet<" + boxed(set.element()) + ">";
+            default -> "TVar<" + boxed(type) + ">";
+        };
     }
 
     /** Whether the Java type is a primitive (compared with ==, never null). */

@@ -99,10 +99,7 @@ final class KindEmitter {
 
     private void variables() {
         for (Symbol.MemberVar variable : kind.variables().values()) {
-            String type = variable.type() instanceof Type.MapType map
-                    ? "TMap<" + JavaTypes.boxed(map.key()) + ", " + JavaTypes.boxed(map.value()) + ">"
-                    : "TVar<" + JavaTypes.boxed(variable.type()) + ">";
-            out.line("private final %s %s;", type, JavaNames.of(variable.name()));
+            out.line("private final %s %s;", JavaTypes.cellClass(variable.type()), JavaNames.of(variable.name()));
         }
         if (!kind.variables().isEmpty()) {
             out.blank();
@@ -117,6 +114,8 @@ final class KindEmitter {
             String handle = handles.get(variable.name());
             if (variable.type() instanceof Type.MapType) {
                 out.line("this.%s = mapVar(%s);", name, handle);
+            } else if (variable.type() instanceof Type.CSetType) {
+                out.line("this.%s = csetVar(%s);", name, handle);
             } else {
                 out.line("this.%s = var(%s, () -> %s);", name, handle, JavaTypes.defaultValue(variable.type()));
             }
@@ -171,7 +170,7 @@ final class KindEmitter {
         StmtEmitter body = new StmtEmitter(scope, out, StmtEmitter.Returns.ON_CREATE);
         for (Symbol.MemberVar variable : kind.variables().values()) {
             if (variable.decl().init() != null) {
-                String setter = variable.type() instanceof Type.MapType ? "setWhole" : "set";
+                String setter = JavaTypes.hasFinerLocks(variable.type()) ? "setWhole" : "set";
                 out.line("this.%s.%s($ctx, %s);", JavaNames.of(variable.name()), setter,
                         body.exprs().emitCopy(variable.decl().init()));
             }

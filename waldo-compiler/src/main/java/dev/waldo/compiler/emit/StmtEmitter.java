@@ -193,7 +193,7 @@ final class StmtEmitter {
     private String storeVariable(Symbol symbol, String value) {
         return switch (symbol) {
             case Symbol.MemberVar member -> "this." + JavaNames.of(member.name())
-                    + (member.type() instanceof Type.MapType ? ".setWhole($ctx, " : ".set($ctx, ") + value + ")";
+                    + (JavaTypes.hasFinerLocks(member.type()) ? ".setWhole($ctx, " : ".set($ctx, ") + value + ")";
             case Symbol.SequenceData data -> "$frame.set(" + JavaNames.literal(data.name()) + ", " + value + ")";
             case Symbol.Variable local -> scope.nameOf(local) + " = " + value;
             default -> throw new IllegalStateException("cannot assign to " + symbol);

@@ -23,7 +23,7 @@ public final class Parser {
 
     private static final Set<TokenType> TYPE_KEYWORDS = EnumSet.of(TokenType.NUMBER_TYPE,
             TokenType.TEXT_TYPE, TokenType.TRUE_FALSE, TokenType.NOTHING, TokenType.ENDPOINT,
-            TokenType.LIST, TokenType.MAP, TokenType.STRUCT);
+            TokenType.LIST, TokenType.MAP, TokenType.CSET, TokenType.STRUCT);
     private static final Set<TokenType> MEMBER_STARTS = EnumSet.of(TokenType.PUBLIC,
             TokenType.PRIVATE, TokenType.FUNCTION, TokenType.ON_CREATE, TokenType.AT,
             TokenType.SERVICE, TokenType.SEQUENCE);
@@ -311,7 +311,7 @@ public final class Parser {
     }
 
     // type = "Number" | "Text" | "TrueFalse" | "Nothing" | "Endpoint" | listType | mapType
-    //      | [ "Struct" ] IDENT ;
+    //      | csetType | [ "Struct" ] IDENT ;
     private TypeRef type() {
         Token first = peek();
         BasicKind basic = switch (first.type()) {
@@ -331,6 +331,7 @@ public final class Parser {
             return switch (first.type()) {
                 case LIST -> listType();
                 case MAP -> mapType();
+                case CSET -> csetType();
                 case STRUCT -> {
                     advance();
                     Token name = expect(TokenType.IDENT, "for the struct's name after 'Struct'");
@@ -344,21 +345,10 @@ public final class Parser {
         }
     }
 
-    // listType = "List" ( "(" "element" ":" type ")" | "<" type ">" ) ;
+    // listType = "List" elementType ;
     private TypeRef listType() {
         Token keyword = advance();
-        TypeRef element;
-        if (match(TokenType.LESS)) {
-            element = type();
-            expect(TokenType.GREATER, "to close 'List<'");
-        } else {
-            expect(TokenType.LEFT_PAREN, "after 'List' (write List(element: T) or List<T>)");
-            expect(TokenType.ELEMENT, "in 'List(element: T)'");
-            expect(TokenType.COLON, "after 'element'");
-            element = type();
-            expect(TokenType.RIGHT_PAREN, "to close 'List('");
-        }
-        return new TypeRef.ListOf(element, spanFrom(keyword));
+        return new TypeRef.ListOf(elementType("List"), spanFrom(keyword));
     }
 
     // mapType = "Map" ( "(" "from" ":" type "," "to" ":" type ")" | "<" type "," type ">" ) ;
@@ -383,6 +373,29 @@ public final class Parser {
             expect(TokenType.RIGHT_PAREN, "to close 'Map('");
         }
         return new TypeRef.MapOf(key, value, spanFrom(keyword));
+    }
+
+    // csetType = "CSet" elementType ;
+    private TypeRef csetType() {
+        Token keyword = advance();
+        return new TypeRef.CSetOf(elementType("CSet"), spanFrom(keyword));
+    }
+
+    // elementType = "(" "element" ":" type ")" | "<" type ">" ;   (after 'List' or 'CSet')
+    private TypeRef elementType(String container) {
+        TypeRef element;
+        if (match(TokenType.LESS)) {
+            element = type();
+            expect(TokenType.GREATER, "to close '" + container + "<'");
+        } else {
+            expect(TokenType.LEFT_PAREN, "after '" + container + "' (write " + container + "(element: T) or "
+                    + container + "<T>)");
+            expect(TokenType.ELEMENT, "in '" + container + "(element: T)'");
+            expect(TokenType.COLON, "after 'element'");
+            element = type();
+            expect(TokenType.RIGHT_PAREN, "to close '" + container + "('");
+        }
+        return element;
     }
 
     // block = "{" { statement } "}" ;

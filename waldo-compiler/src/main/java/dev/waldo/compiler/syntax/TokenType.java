@@ -12,7 +12,7 @@ public enum TokenType {
     ENDPOINT("Endpoint"), SERVICE("Service"), SEQUENCE("Sequence"), STRUCT("Struct"),
     PUBLIC("Public"), PRIVATE("Private"), FUNCTION("Function"), RETURNS("returns"),
     ON_CREATE("onCreate"), NUMBER_TYPE("Number"), TEXT_TYPE("Text"), TRUE_FALSE("TrueFalse"),
-    LIST("List"), MAP("Map"), ELEMENT("element"), FROM("from"), TO("to"), NOTHING("Nothing"),
+    LIST("List"), MAP("Map"), CSET("CSet"), ELEMENT("element"), FROM("from"), TO("to"), NOTHING("Nothing"),
     TRUE("True"), FALSE("False"), IF("if"), ELSE("else"), ELSE_IF("elseIf"), WHILE("while"),
     FOR("for"), IN("in"), BREAK("break"), CONTINUE("continue"), RETURN("return"), TRY("try"),
     CATCH("catch"), FINALLY("finally"), ABORT("abort"), AND("and"), OR("or"), NOT("not"),

@@ -3,7 +3,8 @@ package dev.waldo.compiler.syntax;
 import dev.waldo.compiler.diag.Span;
 
 /** A type as written in the source (LANGUAGE.md §3); the checker turns it into a type. */
-public sealed interface TypeRef permits TypeRef.Basic, TypeRef.ListOf, TypeRef.MapOf, TypeRef.Named {
+public sealed interface TypeRef permits TypeRef.Basic, TypeRef.ListOf, TypeRef.MapOf, TypeRef.CSetOf,
+        TypeRef.Named {
 
     /** Where the type is written. */
     Span span();
@@ -19,6 +20,9 @@ public sealed interface TypeRef permits TypeRef.Basic, TypeRef.ListOf, TypeRef.M
 
     /** {@code Map(from: K, to: V)}. */
     record MapOf(TypeRef key, TypeRef value, Span span) implements TypeRef {}
+
+    /** {@code CSet(element: T)} or {@code CSet<T>}: a counting set (see {@code LANGUAGE-NOTES.md}). */
+    record CSetOf(TypeRef element, Span span) implements TypeRef {}
 
     /** A struct's name, written {@code Vlan} or {@code Struct Vlan}. */
     record Named(String name, Span span) implements TypeRef {}

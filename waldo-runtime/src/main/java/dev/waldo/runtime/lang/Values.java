@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Value semantics and printing for Waldo values. Numbers are {@code Double},
  * Text is {@code String}, TrueFalse is {@code Boolean}, lists are {@link WList},
- * maps {@link WMap}, structs {@link WStruct} and endpoints {@link EndpointRef}.
+ * maps {@link WMap}, counting sets {@link WCSet}, structs {@link WStruct} and endpoints
+ * {@link EndpointRef}.
  */
 public final class Values {
     private Values() {
@@ -35,6 +36,9 @@ public final class Values {
         }
         if (value instanceof WStruct struct) {
             return (T) struct.copy();
+        }
+        if (value instanceof WCSet<?> set) {
+            return (T) set.copy();
         }
         return value;
     }

@@ -12,12 +12,15 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A {@link Storage} in a directory: one append-only log file,
  * {@code transactions.log}, of framed records (length and CRC32C per record,
- * see {@link RecordCodec}). Every {@link #append} writes its records and
- * fsyncs before it returns. A torn last write (the process died in it) is
+ * see {@link RecordCodec}). {@link #write} appends records to the file,
+ * {@link #awaitDurable} fsyncs it: one fsync covers every record written
+ * before it began, and callers that wait while an fsync runs share the next
+ * one (leader and followers on one lock), which is what group commit needs. A torn last write (the process died in it) is
  * detected at {@link #load} and cut off. Compaction writes the live records
  * to {@code transactions.log.tmp}, fsyncs it, renames it over the log
  * atomically and fsyncs the directory, so a crash leaves either log whole.
@@ -29,15 +32,31 @@ public final class FileStorage implements Storage {
     private static final String LOCK = "transactions.lock";
 
     private final Path directory;
+    private final Commit commit;
     private final boolean earlierRuns;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private FileChannel log;
     private final List<StorageRecord> mirror = new ArrayList<>();
     private final Compaction compaction = new Compaction();
+    /**
+     * Held by the one caller that fsyncs, and by compaction and close, which replace or close
+     * the channel: an fsync never runs on a channel being swapped. Writes do not take it, so
+     * they go on while an fsync runs and the next fsync covers them.
+     */
+    private final ReentrantLock syncLock = new ReentrantLock();
+    /** Records written so far: the ticket of the last write. Guarded by {@code this}. */
+    private long written;
+    /** Records covered by a finished fsync. Guarded by {@code this}. */
+    private long durable;
+    /** Fsyncs of the log made so far, for tests and benchmarks. Guarded by {@code this}. */
+    private long syncs;
+    /** The failure that left the log unusable: every later write or wait reports it. */
+    private StorageException failure;
 
-    private FileStorage(Path directory, boolean earlierRuns, FileChannel lockChannel, FileLock lock, FileChannel log) {
+    private FileStorage(Path directory, Commit commit, boolean earlierRuns, FileChannel lockChannel, FileLock lock, FileChannel log) {
         this.directory = directory;
+        this.commit = commit;
         this.earlierRuns = earlierRuns;
         this.lockChannel = lockChannel;
         this.lock = lock;
@@ -45,12 +64,24 @@ public final class FileStorage implements Storage {
     }
 
     /**
-     * Opens (creating if needed) the storage in {@code directory}.
+     * Opens (creating if needed) the storage in {@code directory}, for a host that fsyncs
+     * each drain under its lock ({@link Commit#EACH}).
      *
      * @throws StorageException if the directory cannot be created or written, or another
      *     host (in this process or another) has it open
      */
     public static FileStorage open(Path directory) {
+        return open(directory, Commit.EACH);
+    }
+
+    /**
+     * Opens (creating if needed) the storage in {@code directory}, for a host that waits for
+     * durability as {@code commit} says ({@link Commit#GROUP}: group commit).
+     *
+     * @throws StorageException if the directory cannot be created or written, or another
+     *     host (in this process or another) has it open
+     */
+    public static FileStorage open(Path directory, Commit commit) {
         FileChannel lockChannel = null;
         try {
             Files.createDirectories(directory);
@@ -63,7 +94,7 @@ public final class FileStorage implements Storage {
             if (!existed) {
                 syncDirectory(directory); // the new log's name must survive a crash too
             }
-            return new FileStorage(directory, existed, lockChannel, lock, log);
+            return new FileStorage(directory, commit, existed, lockChannel, lock, log);
         } catch (IOException e) {
             closeQuietly(lockChannel);
             throw new StorageException("cannot open the transaction storage in " + directory + ": " + e
@@ -115,9 +146,20 @@ public final class FileStorage implements Storage {
     }
 
     @Override
-    public synchronized void append(List<StorageRecord> records) {
+    public Commit commit() {
+        return commit;
+    }
+
+    @Override
+    public void append(List<StorageRecord> records) {
+        awaitDurable(write(records));
+    }
+
+    @Override
+    public synchronized long write(List<StorageRecord> records) {
+        failIfFailed();
         if (records.isEmpty()) {
-            return;
+            return written;
         }
         try {
             ByteBuffer bytes = ByteBuffer.wrap(RecordCodec.encode(records));
@@ -125,15 +167,72 @@ public final class FileStorage implements Storage {
             while (bytes.hasRemaining()) {
                 position += log.write(bytes, position);
             }
-            log.force(false);
-            mirror.addAll(records);
-            compaction.appended(records);
-            if (compaction.due(mirror.size())) {
-                compact();
-            }
         } catch (IOException e) {
-            throw new StorageException("cannot make " + records.size() + " transaction records durable in "
-                    + directory.resolve(LOG) + ": " + e, e);
+            throw failed("cannot write " + records.size() + " transaction records to", e);
+        }
+        mirror.addAll(records);
+        compaction.appended(records);
+        written += records.size();
+        return written;
+    }
+
+    @Override
+    public void awaitDurable(long ticket) {
+        syncLock.lock();
+        try {
+            long target;
+            synchronized (this) {
+                failIfFailed();
+                if (durable >= ticket) {
+                    return; // an fsync that began after this write covered it: shared
+                }
+                target = written; // this fsync covers every write made so far, not only the caller's
+            }
+            try {
+                log.force(false);
+            } catch (IOException e) {
+                throw failed("cannot fsync the transaction records in", e);
+            }
+            synchronized (this) {
+                durable = target;
+                syncs++;
+                compactIfDue();
+            }
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** Fsyncs made so far: fewer than the writes they covered when commits were grouped. */
+    public synchronized long syncs() {
+        return syncs;
+    }
+
+    private void failIfFailed() {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Remembers that the log failed (what was written after the last fsync may be lost). Guarded by this. */
+    private StorageException failed(String what, IOException cause) {
+        synchronized (this) {
+            failure = new StorageException(what + " " + directory.resolve(LOG) + ": " + cause
+                    + "; the host stops, restart it once the disk works again", cause);
+            return failure;
+        }
+    }
+
+    /** Compacts after an fsync, when nothing else fsyncs; sync lock and monitor held. */
+    private void compactIfDue() {
+        if (!compaction.due(mirror.size())) {
+            return;
+        }
+        try {
+            compact();
+            durable = written; // the rewritten log was fsynced whole, the latest writes included
+        } catch (IOException e) {
+            throw failed("cannot compact the transaction log", e);
         }
     }
 
@@ -180,14 +279,21 @@ public final class FileStorage implements Storage {
     }
 
     @Override
-    public synchronized void close() {
-        closeQuietly(log);
+    public void close() {
+        syncLock.lock(); // an fsync in progress finishes before the channel closes
         try {
-            lock.release();
-        } catch (IOException ignored) {
-            // closing the channel releases it too
+            synchronized (this) {
+                closeQuietly(log);
+                try {
+                    lock.release();
+                } catch (IOException ignored) {
+                    // closing the channel releases it too
+                }
+                closeQuietly(lockChannel);
+            }
+        } finally {
+            syncLock.unlock();
         }
-        closeQuietly(lockChannel);
     }
 
     private static void closeQuietly(FileChannel channel) {

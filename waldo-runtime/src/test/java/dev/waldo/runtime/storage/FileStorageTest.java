@@ -14,6 +14,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,5 +113,55 @@ class FileStorageTest {
                     .hasMessageContaining(directory.toString());
         }
         FileStorage.open(directory).close(); // released with the first
+    }
+
+    @Test
+    void writesMadeBeforeAnFsyncBeganShareItAndSurviveACrashAfterIt() throws Exception {
+        int writers = 16;
+        try (FileStorage storage = FileStorage.open(directory, Storage.Commit.GROUP)) {
+            storage.load();
+            CyclicBarrier allWritten = new CyclicBarrier(writers);
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                StorageRecord record = new StorageRecord.Ended(new TxnId(1, i), true);
+                threads.add(Thread.ofPlatform().start(() -> {
+                    long ticket = storage.write(List.of(record));
+                    await(allWritten); // every write is made before any fsync begins
+                    storage.awaitDurable(ticket);
+                }));
+            }
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertThat(storage.syncs()).as("the first fsync covered every write made before it").isEqualTo(1);
+
+            // A crash now (the process gone, the log as the disk holds it) loses none of them.
+            Path copy = Files.createDirectory(directory.resolve("after-crash"));
+            Files.copy(directory.resolve(FileStorage.LOG), copy.resolve(FileStorage.LOG));
+            try (FileStorage restarted = FileStorage.open(copy)) {
+                assertThat(restarted.load()).hasSize(writers);
+            }
+        }
+    }
+
+    @Test
+    void anEarlierTicketIsDurableWithoutAnotherFsync() {
+        try (FileStorage storage = FileStorage.open(directory, Storage.Commit.GROUP)) {
+            storage.load();
+            long first = storage.write(List.of(PREPARED));
+            long second = storage.write(List.of(COMMITTED));
+            storage.awaitDurable(second);
+            storage.awaitDurable(first);
+            assertThat(storage.syncs()).isEqualTo(1);
+            assertThat(storage.write(List.of())).as("nothing written: the last ticket").isEqualTo(second);
+        }
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (InterruptedException | BrokenBarrierException e) {
+            throw new IllegalStateException("a writer was interrupted", e);
+        }
     }
 }

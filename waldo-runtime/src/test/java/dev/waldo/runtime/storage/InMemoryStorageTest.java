@@ -41,4 +41,19 @@ class InMemoryStorageTest {
 
         assertThat(storage.load()).containsExactly(A, B);
     }
+
+    @Test
+    void aCrashInAnFsyncLosesWhatWasWrittenSinceTheLastOneAndKeepsWhatItCovered() {
+        InMemoryStorage storage = new InMemoryStorage(Storage.Commit.GROUP);
+        storage.load();
+        StorageRecord durable = new StorageRecord.Committed(new TxnId(1, 1), Set.of(2));
+        StorageRecord lost = new StorageRecord.Committed(new TxnId(1, 2), Set.of(2));
+        storage.awaitDurable(storage.write(List.of(durable)));
+        long ticket = storage.write(List.of(lost));
+        storage.crashAtNextSync();
+
+        assertThatThrownBy(() -> storage.awaitDurable(ticket)).isInstanceOf(InMemoryStorage.SimulatedCrash.class)
+                .hasMessageContaining("never durable");
+        assertThat(storage.load()).containsExactly(durable);
+    }
 }
