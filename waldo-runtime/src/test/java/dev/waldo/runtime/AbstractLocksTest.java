@@ -137,6 +137,38 @@ class AbstractLocksTest {
     }
 
     @Test
+    void aWholeMapReadAfterAKeyAdditionSeesItAndAnotherKeysWriterIsNotHeldUp() {
+        node.atomically("keys", ctx -> {
+            node.table.put(ctx, "a", 1.0);
+            node.table.put(ctx, "b", 1.0);
+            return null;
+        });
+        Latch holding = new Latch("the adder holding key a");
+        Latch release = new Latch("release");
+        Future<?> adder = held("adder", holding, release, ctx -> {
+            node.table.addAt(ctx, "a", 2);
+            return null;
+        });
+        holding.await();
+        node.atomically("other key", ctx -> {
+            node.table.put(ctx, "b", 5.0);
+            return null;
+        });
+        release.open();
+        Latch.get(adder);
+        double sum = node.atomically("add then read all", ctx -> {
+            node.table.addAt(ctx, "a", 10);
+            double total = 0;
+            for (double value : node.table.whole(ctx).values()) {
+                total += value;
+            }
+            return total;
+        });
+        assertThat(sum).isEqualTo(18.0);
+        assertThat(node.table.committed()).containsEntry("a", 13.0).containsEntry("b", 5.0);
+    }
+
+    @Test
     void withAbstractLocksOffUpdatesStillCountExactly() {
         host.useAbstractLocks(false);
         List<Future<?>> adders = new ArrayList<>();

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Claret's contended microbenchmark (Holt et al.), not a test: 16 clients on
+ * Claret's contended microbenchmark (Holt et al.), not a test: 32 clients on
  * 4 client hosts run transactions of 4 operations each against one store
  * host; every operation increments a counter ({@code m[k] += 1}) or appends
  * to a list ({@code l[k].append(v)}) under a key drawn from a Zipf
@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ClaretBenchmark {
     private static final Duration RUN = Duration.ofSeconds(Integer.getInteger("claret.seconds", 5));
-    private static final int CLIENTS = Integer.getInteger("claret.clients", 16);
+    private static final int CLIENTS = Integer.getInteger("claret.clients", 32);
     private static final int CLIENT_HOSTS = 4;
     private static final int KEYS = 1_000;
     private static final int OPS_PER_TXN = 4;
