@@ -42,6 +42,21 @@ final class Locking {
         return false;
     }
 
+    /**
+     * Takes {@code lock} for an active attempt if that needs no wait (held already, or free of
+     * conflicts); returns false, queueing nothing and wounding no one, otherwise.
+     */
+    boolean lockWithoutWaiting(TxnRecord record, LockId lock) {
+        if (record.held.contains(lock) || record.held.contains(lock.wholeLock())) {
+            return true;
+        }
+        if (locks.grantable(record, lock)) {
+            locks.hold(record, lock);
+            return true;
+        }
+        return false;
+    }
+
     /** Takes {@code lock} for an attempt restored from storage, before any attempt of this run runs. */
     void retake(TxnRecord record, LockId lock) {
         locks.hold(record, lock);
