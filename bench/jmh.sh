@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # JMH microbenchmarks of the runtime core (dev.waldo.net.bench.CoreBenchmark: one transaction through
-# two HostCores, a tick) and of the wire codec (dev.waldo.net.CodecBenchmark: a transaction's six
+# two HostCores, a tick) and of the wire codec (dev.waldo.net.CodecBenchmark: a transaction's four
 # frames through two real pipelines), with JMH's gc profiler for allocation per operation.
 # Writes bench/jmh/RESULTS.md, which bench/run.sh appends to bench/RESULTS.md.
 # Arguments go to JMH (default: every benchmark), e.g. bench/jmh.sh CoreBenchmark -wi 2 -i 3
@@ -22,7 +22,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "Run by \`bench/jmh.sh ${*:-}\` on $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $("$JAVA_HOME/bin/java" -version 2>&1 | head -1),"
   echo "load average $load_before before and $(cut -d' ' -f1-3 /proc/loadavg) after (the machine is shared)."
   echo "CoreBenchmark: the runtime core alone (two HostCores in one thread, no host layer, storage or network);"
-  echo "CodecBenchmark: one transaction's six frames through two real pipelines (no sockets, no TLS)."
+  echo "CodecBenchmark: one transaction's four frames through two real pipelines (no sockets, no TLS)."
   echo "ns/op is per transaction (or per tick); gc.alloc.rate.norm is bytes allocated per transaction."
   echo
   echo '```'

@@ -60,7 +60,7 @@ public final class PubSubServer extends WaldoEndpoint {
         $frame.set("publication", publication);
         step$Push$start_push($ctx, $frame);
         if (!$frame.returned()) {
-            $ctx.partnerStep(this, $frame, 1);
+            $ctx.lastPartnerStep(this, $frame, 1);
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The mapping between each core {@link Message} and its wire message, field
@@ -78,6 +79,9 @@ final class WireMessages {
             default -> throw new IllegalArgumentException("a Call carries a request, not "
                     + call.request().getClass().getName());
         }
+        if (call.prepareWith() != null) {
+            wire.setPrepare(true).addAllPrepareParticipants(aliases.thirdPartyAliases(call.prepareWith()));
+        }
         return wire.build();
     }
 
@@ -91,6 +95,13 @@ final class WireMessages {
         }
         if (reply.response() != null) {
             wire.setResponse(encodeResponse(reply.response()));
+        }
+        Message.Vote vote = reply.vote();
+        if (vote != null) {
+            wire.setVoted(true).setVerdictValue(vote.verdict().ordinal()).setUnbound(!vote.bound());
+            if (vote.reason() != null) {
+                wire.setReason(vote.reason());
+            }
         }
         return wire.build();
     }
@@ -166,8 +177,9 @@ final class WireMessages {
             case REQUEST_NOT_SET -> throw new ProtocolViolationException("call " + call.getCallId()
                     + " of attempt " + txn + " carries no request");
         };
+        Set<Integer> prepareWith = call.getPrepare() ? aliases.receiverAnd(call.getPrepareParticipantsList()) : null;
         return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock),
-                aliases.expandId(call.getCallId(), true), request);
+                aliases.expandId(call.getCallId(), true), request, prepareWith);
     }
 
     private Object decodeInvocation(Invocation invocation) {
@@ -181,8 +193,10 @@ final class WireMessages {
     private Message decodeReply(Reply reply) {
         TxnId txn = txn(reply.getTxnHost(), reply.getTxnSerial());
         Object response = reply.hasResponse() ? decodeResponse(reply.getResponse()) : null;
+        Message.Vote vote = reply.getVoted() ? new Message.Vote(txn, verdict(reply.getVerdict(), reply.getVerdictValue()),
+                reply.getReason().isEmpty() ? null : reply.getReason(), !reply.getUnbound()) : null;
         return new Message.Reply(txn, aliases.expandId(reply.getCallId(), false), response, reply.getWounded(),
-                aliases.participantsOf(reply.getParticipantsList()));
+                aliases.participantsOf(reply.getParticipantsList()), vote);
     }
 
     private Object decodeResponse(Response response) {
@@ -200,11 +214,15 @@ final class WireMessages {
         return new Message.Promote(txn, aliases.priority(promote.getPriority(), txn, clock));
     }
 
-    private Message decodeVote(Vote vote) {
-        if (vote.getVerdict() == Vote.Verdict.UNRECOGNIZED) {
-            throw new ProtocolViolationException("vote with unknown verdict " + vote.getVerdictValue());
+    private static Message.Verdict verdict(Vote.Verdict verdict, int value) {
+        if (verdict == Vote.Verdict.UNRECOGNIZED) {
+            throw new ProtocolViolationException("vote with unknown verdict " + value);
         }
-        Message.Verdict verdict = Message.Verdict.values()[vote.getVerdictValue()];
+        return Message.Verdict.values()[value];
+    }
+
+    private Message decodeVote(Vote vote) {
+        Message.Verdict verdict = verdict(vote.getVerdict(), vote.getVerdictValue());
         String reason = vote.getReason().isEmpty() ? null : vote.getReason();
         return new Message.Vote(txn(vote.getTxnHost(), vote.getTxnSerial()), verdict, reason, !vote.getUnbound());
     }

@@ -24,8 +24,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * JMH microbenchmark of the wire codec: the six frames of one two-host
- * transaction (Call, Reply, Prepare, Vote, Commit, Ack), each encoded by the
+ * JMH microbenchmark of the wire codec: the four frames of one two-host
+ * transaction (Call with the prepare, Reply with the vote, Commit, Ack), each encoded by the
  * real pipeline of one host (protobuf, aliases, framing, the protocol guard)
  * and decoded by the other's, without sockets or TLS. Run with
  * {@code -prof gc} (bench/jmh.sh) for bytes allocated per transaction.
@@ -75,11 +75,11 @@ public class CodecBenchmark {
     public int transactionFrames() {
         TxnId txn = new TxnId(a, ++serial);
         long callId = (long) a << 40 | serial;
+        // The last step's call carries the prepare and its reply the vote: four frames in all.
         int bytes = send(aChannel, bChannel, a, b, new Message.Call(txn, new Priority(false, clock, a, serial),
-                callId, step));
-        bytes += send(bChannel, aChannel, b, a, new Message.Reply(txn, callId, stepResponse, false, Set.of(b)));
-        bytes += send(aChannel, bChannel, a, b, new Message.Prepare(txn, Set.of()));
-        bytes += send(bChannel, aChannel, b, a, new Message.Vote(txn, Message.Verdict.YES, null, false));
+                callId, step, Set.of()));
+        bytes += send(bChannel, aChannel, b, a, new Message.Reply(txn, callId, stepResponse, false, Set.of(b),
+                new Message.Vote(txn, Message.Verdict.YES, null, false)));
         bytes += send(aChannel, bChannel, a, b, new Message.Commit(txn));
         bytes += send(bChannel, aChannel, b, a, new Message.Ack(txn));
         aEvents.messages.clear();

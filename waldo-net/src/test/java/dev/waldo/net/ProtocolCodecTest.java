@@ -111,6 +111,44 @@ class ProtocolCodecTest {
         assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();
     }
 
+    /**
+     * The root's last call carries the prepare (with the other participants the root knew) and
+     * the reply carries the vote; both decode to what was sent. A plain call and reply decode
+     * with neither, as they did before the fields existed, so a peer that does not set them
+     * (or read them) keeps the Prepare round trip.
+     */
+    @Test
+    void theLastCallCarriesThePrepareAndItsReplyTheVote() {
+        TxnId txn = new TxnId(a, 12);
+        Priority priority = new Priority(false, 40, a, 12);
+        Object step = new Requests.StepInvocation(4, ((long) a << 40) | 17, "Bump", 1, Map.of("total", 2.0));
+        long callId = ((long) a << 40) | 5;
+        Message.Call call = (Message.Call) aToB(new Message.Call(txn, priority, callId, step, Set.of(c)), 10);
+        assertThat(call.prepareWith()).as("the other participant, and the receiver the codec adds back")
+                .containsExactlyInAnyOrder(b, c);
+        assertThat(call.request()).isEqualTo(step);
+        Message.Call alone = (Message.Call) aToB(new Message.Call(txn, priority, callId + 1, step, Set.of()), 11);
+        assertThat(alone.prepareWith()).as("a carried prepare with no other participant is still one").containsExactly(b);
+
+        Object response = new Requests.Response(Requests.Kind.VALUE, null, null, Map.of("total", 4.0), false);
+        for (Message.Vote vote : List.of(new Message.Vote(txn, Message.Verdict.YES, null, false),
+                new Message.Vote(txn, Message.Verdict.YES, null, true),
+                new Message.Vote(txn, Message.Verdict.REFUSED, "device said no", false))) {
+            Message.Reply reply = (Message.Reply) bToA(new Message.Reply(txn, call.callId(), response, false,
+                    Set.of(b), vote), 12);
+            assertThat(reply.vote()).isEqualTo(vote);
+            assertThat(reply.response()).isEqualTo(response);
+            // the guard lets a reply through only for a call it saw: each vote answers a call of its own
+            call = (Message.Call) aToB(new Message.Call(txn, priority, ++callId + 10, step, Set.of()), 13);
+        }
+
+        Message.Call plain = (Message.Call) aToB(new Message.Call(txn, priority, callId + 20, step), 14);
+        assertThat(plain.prepareWith()).isNull();
+        Message.Reply unvoted = (Message.Reply) bToA(new Message.Reply(txn, plain.callId(), response, false, Set.of(b)), 15);
+        assertThat(unvoted.vote()).isNull();
+        assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();
+    }
+
     @Test
     void cooperativeTerminationQueryAndAnswerArriveIntact() {
         TxnId txn = new TxnId(a, 12);

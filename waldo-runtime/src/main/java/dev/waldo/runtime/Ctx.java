@@ -33,6 +33,18 @@ public interface Ctx {
     void partnerStep(WaldoEndpoint self, SequenceFrame frame, int step);
 
     /**
+     * Runs step {@code step} as {@link #partnerStep} does, where the compiler proved it is the
+     * sequence's last partner step and the sequence's own code after it calls no other host.
+     * When the transaction's root body runs the sequence, the call carries the prepare: the
+     * partner prepares right after the step and its reply carries the vote, which saves the
+     * commit's Prepare round trip. Should the body call again afterwards (code after the
+     * sequence), that attempt is retried and the function's later calls go without the prepare.
+     *
+     * @throws NetworkException if the partner is unreachable or not connected
+     */
+    void lastPartnerStep(WaldoEndpoint self, SequenceFrame frame, int step);
+
+    /**
      * Backs the whole transaction out on every host; the Java caller gets a
      * {@link TransactionAbortedException} with reason ABORT_CALLED. Never
      * returns normally: generated code writes {@code throw ctx.abort();}.

@@ -61,6 +61,11 @@ public final class Host implements AutoCloseable {
     /** Attempts that committed() reads wait for: completed once installed or discarded here. */
     private final Map<TxnId, CompletableFuture<Void>> outcomesApplied = new ConcurrentHashMap<>();
     private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
+    /**
+     * Public functions ({@code Kind.function}) whose body called again after a call it marked
+     * as its last ({@link HostCore#CALLED_AFTER_LAST}): their calls no longer carry the prepare.
+     */
+    private final Set<String> callAfterLastCall = ConcurrentHashMap.newKeySet();
     /** Journaled transactions of an earlier run whose outcome is being asked ({@link #recoverInDoubt}). */
     private final Map<TxnId, CompletableFuture<Boolean>> recovering = new ConcurrentHashMap<>();
     /** Bindings run on one thread, in the order transactions prepared and ended here. */
@@ -516,7 +521,8 @@ public final class Host implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("host " + id + " is closed; cannot run " + function);
         }
-        TxnId attempt = startAttempt(() -> core.begin(object.objectId()));
+        String root = object.kind() + "." + function;
+        TxnId attempt = startAttempt(root, () -> core.begin(object.objectId()));
         while (true) {
             LocalTxn txn = txns.get(attempt);
             T value = null;
@@ -542,7 +548,7 @@ public final class Host implements AutoCloseable {
                 }
                 case RETRY -> {
                     TxnId previous = attempt;
-                    attempt = startAttempt(() -> core.retry(previous));
+                    attempt = startAttempt(root, () -> core.retry(previous));
                 }
                 case REFUSED -> throw new TransactionAbortedException(TransactionAbortedException.Reason.VOTED_NO,
                         object.kind() + "." + function + ": " + done.reason());
@@ -551,11 +557,11 @@ public final class Host implements AutoCloseable {
         }
     }
 
-    private TxnId startAttempt(Supplier<TxnId> start) {
+    private TxnId startAttempt(String root, Supplier<TxnId> start) {
         lock.lock();
         try {
             TxnId attempt = start.get();
-            txns.put(attempt, new LocalTxn(this, attempt));
+            txns.put(attempt, new LocalTxn(this, attempt, root));
             rootOutcomes.put(attempt, new CompletableFuture<>());
             applyOutbox();
             return attempt;
@@ -596,8 +602,13 @@ public final class Host implements AutoCloseable {
         }
     }
 
-    /** Sends a call for {@code txn} to host {@code hostId} and waits for its response. */
-    Requests.Response call(LocalTxn txn, String hostId, Object request) {
+    /**
+     * Sends a call for {@code txn} to host {@code hostId} and waits for its response. With
+     * {@code last}, generated code marked it as the root body's last call (the last partner
+     * step of a sequence): it carries the prepare, unless this root's body was seen calling
+     * again after such a call.
+     */
+    Requests.Response call(LocalTxn txn, String hostId, Object request, boolean last) {
         int to = transport.hostNumber(hostId);
         if (to < 0) {
             throw new NetworkException("no host '" + hostId + "' on the network");
@@ -605,8 +616,13 @@ public final class Host implements AutoCloseable {
         CompletableFuture<Requests.Response> reply;
         lock.lock();
         try {
-            long callId = core.call(txn.id, to, request);
+            boolean carriesPrepare = last && txn.root != null && !callAfterLastCall.contains(txn.root);
+            long callId = core.call(txn.id, to, request, carriesPrepare);
+            if (callId == HostCore.CALLED_AFTER_LAST) {
+                callAfterLastCall.add(txn.root);
+            }
             if (callId < 0) {
+                applyOutbox();
                 throw new BackoutSignal();
             }
             reply = txn.awaitReply(callId);
@@ -785,7 +801,7 @@ public final class Host implements AutoCloseable {
 
     /** Runs a call that arrived for a transaction on a thread of its own, then reports its end to the core. */
     private void serve(Decision.RunCall run) {
-        LocalTxn txn = txns.computeIfAbsent(run.txn(), attempt -> new LocalTxn(this, attempt));
+        LocalTxn txn = txns.computeIfAbsent(run.txn(), attempt -> new LocalTxn(this, attempt, null));
         Thread.ofVirtual().name("waldo-call-" + id).start(() -> {
             Requests.Response response = null;
             boolean backedOut = false;

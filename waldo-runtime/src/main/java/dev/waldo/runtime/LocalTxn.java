@@ -26,6 +26,8 @@ import java.util.function.Supplier;
 final class LocalTxn implements Ctx {
     final Host host;
     final TxnId id;
+    /** The Public function ({@code Kind.function}) whose root body this attempt runs here; null for a served call. */
+    final String root;
     private volatile boolean wounded;
     private final Set<LockId> held = ConcurrentHashMap.newKeySet();
     private final Map<Cell, Object> working = new LinkedHashMap<>();
@@ -40,9 +42,10 @@ final class LocalTxn implements Ctx {
     /** The bindings that were asked to prepare this attempt, for commit or abort. */
     List<Host.PreparedBinding> preparedBindings = List.of();
 
-    LocalTxn(Host host, TxnId id) {
+    LocalTxn(Host host, TxnId id, String root) {
         this.host = host;
         this.id = id;
+        this.root = root;
     }
 
     /** The attempt behind {@code ctx}, which must be running on {@code owner}'s host. */
@@ -70,11 +73,20 @@ final class LocalTxn implements Ctx {
             copies[i] = Values.copy(args[i]);
         }
         Requests.Invocation invocation = new Requests.Invocation(target.object(), function, copies);
-        return host.call(this, target.host(), invocation).unwrap();
+        return host.call(this, target.host(), invocation, false).unwrap();
     }
 
     @Override
     public void partnerStep(WaldoEndpoint self, SequenceFrame frame, int step) {
+        runPartnerStep(self, frame, step, false);
+    }
+
+    @Override
+    public void lastPartnerStep(WaldoEndpoint self, SequenceFrame frame, int step) {
+        runPartnerStep(self, frame, step, true);
+    }
+
+    private void runPartnerStep(WaldoEndpoint self, SequenceFrame frame, int step, boolean last) {
         checkLive();
         EndpointRef partner = self.partner();
         if (partner == null) {
@@ -88,7 +100,7 @@ final class LocalTxn implements Ctx {
         frame.markSynced();
         Requests.StepInvocation invocation =
                 new Requests.StepInvocation(partner.object(), frame.id, frame.sequence(), step, changes);
-        Requests.Response response = host.call(this, partner.host(), invocation);
+        Requests.Response response = host.call(this, partner.host(), invocation, last);
         response.unwrap();
         frame.absorb(response.changes());
         if (response.returned()) {

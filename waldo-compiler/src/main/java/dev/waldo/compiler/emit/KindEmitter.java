@@ -257,6 +257,7 @@ final class KindEmitter {
 
     private void runSteps(SequenceInfo sequence) {
         List<Decl.Step> steps = sequence.steps();
+        int carriesPrepare = new LastStep(program).carryingPrepare(sequence);
         for (int index = 0; index < steps.size(); index++) {
             Decl.Step step = steps.get(index);
             if (index > 0) {
@@ -264,6 +265,8 @@ final class KindEmitter {
             }
             if (index % 2 == 0) {  // steps alternate: even ones are this endpoint's
                 out.line("%s($ctx, $frame);", JavaNames.step(sequence.name(), step.name()));
+            } else if (index == carriesPrepare) {
+                out.line("$ctx.lastPartnerStep(this, $frame, %d);", index); // carries the prepare
             } else {
                 out.line("$ctx.partnerStep(this, $frame, %d);", index);
             }

@@ -40,7 +40,7 @@ public final class Bench {
     private static final int THROUGHPUT_TX = Integer.getInteger("bench.throughputTx", 20_000);
     private static final int WARMUP_TX = Integer.getInteger("bench.warmupTx", 10_000);
     /** Messages in one two-step transaction: call, reply, prepare, vote, commit, ack. */
-    private static final int MESSAGES_PER_TX = 6;
+    private static final int MESSAGES_PER_TX = 4; // call+prepare, reply+vote, commit, ack
 
     private Bench() {
     }

@@ -51,13 +51,14 @@ public class CoreBenchmark {
 
     /**
      * One two-host transaction, as the benchmark's clients run it: the root on
-     * host 1 calls host 2, which locks a variable and returns; then two-phase
-     * commit, acknowledgements included. Returns the root's outcome.
+     * host 1 makes its last call to host 2, which locks a variable, prepares
+     * and returns its vote with the reply; then the decision, commit and
+     * acknowledgement. Returns the root's outcome.
      */
     @Benchmark
     public Decision.Result twoHostTransaction() {
         TxnId txn = client.begin(1);
-        client.call(txn, 2, "step");
+        client.call(txn, 2, "step", true);
         pumpUntilQuiet();
         client.finishRoot(txn, HostCore.Ending.DONE);
         return pumpUntilQuiet();

@@ -70,21 +70,18 @@ final class Report {
         Bench.Results on = results.get(1);
         int cores = Runtime.getRuntime().availableProcessors();
         md.append("## Why\n\n");
-        md.append("- **Latency.** A transaction is three round trips on the wire: the step (call, reply), "
-                + "prepare (prepare, vote) and commit (commit, ack), but its caller waits for two: the core "
-                + "reports a root committed at the decision (`Coordinator.finishIfAcknowledged`), and the "
-                + "commit and its ack travel after the caller returned (a participant keeps the attempt's "
-                + "locks until it installed, and `committed()` reads there wait for it, so nothing the caller "
-                + "does next misses the writes). The floor is one round trip. Each Waldo round trip also "
-                + "crosses threads the floor's does not: the caller hands the call and the prepare to the I/O "
-                + "thread and is woken for the reply and for the decision, and the partner runs the step on a "
-                + "virtual thread of its own, which hands the reply back to its I/O thread: six thread "
-                + "wake-ups per transaction against the floor's two. So the ratio cannot go below about 2× "
-                + "with this protocol and threading, and the wake-ups keep it above. Reaching 2× needs the "
-                + "last step's call to carry the prepare and its reply the vote (one round trip; the runtime "
-                + "cannot tell the last partner step from the others, the compiler would have to mark it), and "
-                + "running a served step on the I/O thread when it cannot block, which would remove two of the "
-                + "wake-ups.\n");
+        md.append("- **Latency.** A transaction is one round trip for its caller: the last step's call "
+                + "carries the prepare and its reply the partner's vote (the compiler marks the last partner "
+                + "step, `ctx.lastPartnerStep`); the caller's own part prepares locally, the core decides and "
+                + "reports the root committed at once (`Coordinator.finishIfAcknowledged`), and the commit and "
+                + "its ack travel after the caller returned (a participant keeps the attempt's locks until it "
+                + "installed, and `committed()` reads there wait for it, so nothing the caller does next misses "
+                + "the writes). The floor is one round trip too. What Waldo adds is work and thread hops around "
+                + "it: the partner runs the step on a virtual thread of its own, which hands the reply back to "
+                + "its I/O thread (two wake-ups the floor does not have), the partner prepares and logs its vote "
+                + "before the reply leaves, and the next transaction's call meets the previous commit and ack "
+                + "on the same link. Running a served step that cannot block on the I/O thread would remove "
+                + "the two extra wake-ups.\n");
         md.append(String.format(Locale.ROOT, "- **Throughput.** Waldo spends %.0f µs (TLS off) and %.0f µs "
                 + "(TLS on) of CPU per transaction in the two processes, which caps %d cores at about %s and "
                 + "%s tx/s even with nothing else running; %s tx/s needs at most %.0f µs. The host layer alone "
@@ -95,16 +92,17 @@ final class Report {
                 off.cpuPerTxUs(), on.cpuPerTxUs(), cores, count(ceiling(off.cpuPerTxUs())),
                 count(ceiling(on.cpuPerTxUs())), count(TARGET_TX_PER_S), cores * 1e6 / TARGET_TX_PER_S,
                 inMemory.cpuPerTxUs(), count(average(inMemory.waldoRate())), count(average(off.floorRate()))));
-        md.append(String.format(Locale.ROOT, "- **Bandwidth.** Without TLS the six frames of a transaction "
+        md.append(String.format(Locale.ROOT, "- **Bandwidth.** Without TLS the four frames of a transaction "
+                + "(the call with the prepare, the reply with the vote, the commit, the ack) "
                 + "take %.0f bytes (attempt ids, aliases and clock deltas as varints; names sent once per "
                 + "connection). TLS 1.3 wraps what one flush sends in a record of its own, %d bytes more (header, "
                 + "content type, tag). In the serial runs every message waits for the previous one's answer, so "
                 + "no two share a flush and TLS adds %.1f records per transaction; under load the messages of "
                 + "concurrent transactions share flushes and records (%.0f bytes per transaction with TLS, %.0f "
                 + "without). The commit and ack no longer hold the caller, but they still travel as frames of "
-                + "their own, and each vote carries 2 bytes more (its `unbound` flag). Serial TLS within 100 bytes "
-                + "needs fewer messages per transaction: the one-round-trip protocol named under latency "
-                + "would leave four.%n%n",
+                + "their own; serially each is a TLS record of its own. Serial TLS within 100 bytes needs them "
+                + "to share a flush with the next transaction's frames (piggybacked) or to be sent on a short "
+                + "timer in batches.%n%n",
                 off.bytesPerTx(), TLS_RECORD_BYTES, (on.bytesPerTx() - off.bytesPerTx()) / TLS_RECORD_BYTES,
                 on.loadedBytesPerTx(), off.loadedBytesPerTx()));
     }

@@ -59,7 +59,7 @@ public final class PeerEndpoint extends WaldoEndpoint {
         SequenceFrame frame = new SequenceFrame("Ping");
         runStep(ctx, frame, 0);
         if (!frame.returned()) {
-            ctx.partnerStep(this, frame, 1);
+            ctx.lastPartnerStep(this, frame, 1); // as the emitter marks a last partner step
         }
     }
 
@@ -74,7 +74,7 @@ public final class PeerEndpoint extends WaldoEndpoint {
         frame.set("total", 0.0);
         runStep(ctx, frame, 0);
         if (!frame.returned()) {
-            ctx.partnerStep(this, frame, 1);
+            ctx.lastPartnerStep(this, frame, 1); // as the emitter marks a last partner step
         }
         return (Double) frame.get("total");
     }

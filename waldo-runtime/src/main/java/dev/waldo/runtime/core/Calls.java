@@ -14,29 +14,36 @@ final class Calls {
     private final CoreState state;
     private final Locking locking;
     private Participant participant;
+    private Coordinator coordinator;
 
     Calls(CoreState state, Locking locking) {
         this.state = state;
         this.locking = locking;
     }
 
-    void wire(Participant participant) {
+    void wire(Participant participant, Coordinator coordinator) {
         this.participant = participant;
+        this.coordinator = coordinator;
     }
 
-    /** See {@link HostCore#call}. */
-    long call(TxnId txn, int to, Object request) {
+    /** See {@link HostCore#call(TxnId, int, Object, boolean)}. */
+    long call(TxnId txn, int to, Object request, boolean last) {
         TxnRecord record = state.txns.get(txn);
         if (record == null || record.state != State.ACTIVE) {
             return -1;
+        }
+        if (coordinator.sentLastCall(txn)) {
+            coordinator.calledAfterLastCall(record);
+            return HostCore.CALLED_AFTER_LAST;
         }
         long callId = ((long) state.host << 40) | ++state.calls;
         if (state.down.contains(to)) {
             state.decide(new Decision.CallFailed(txn, callId, to));
             return callId;
         }
+        Set<Integer> prepareWith = last ? coordinator.prepareWith(record, to, callId) : null;
         record.outstanding.put(callId, to);
-        state.send(to, new Message.Call(txn, record.priority, callId, request));
+        state.send(to, new Message.Call(txn, record.priority, callId, request, prepareWith));
         return callId;
     }
 
@@ -53,10 +60,27 @@ final class Calls {
         }
         Set<Integer> touched = new HashSet<>(record.participants);
         touched.add(state.host);
+        Set<Integer> prepareWith = record.prepareWith.remove(callId);
+        if (prepareWith != null && canPrepareWithReply(record, caller)) {
+            participant.prepareWithReply(record, caller, prepareWith,
+                    new Message.Reply(txn, callId, response, false, touched));
+            return;
+        }
         state.send(caller, new Message.Reply(txn, callId, response, record.state == State.WOUNDED, touched));
         if (record.state == State.WOUNDED && record.active == 0 && state.txns.containsKey(txn)) {
             participant.backoutLocal(record);
         }
+    }
+
+    /**
+     * A call that carried the prepare is prepared here with its reply only if the root's host
+     * made it, nothing else of the attempt runs or waits here, the attempt was not wounded, and
+     * it called no other host from here (the root would not know to prepare those in time).
+     * Otherwise the reply goes back without a vote and the coordinator sends Prepare as usual.
+     */
+    private static boolean canPrepareWithReply(TxnRecord record, int caller) {
+        return caller == record.id.host() && record.state == State.ACTIVE && record.active == 0
+                && record.serving.isEmpty() && record.outstanding.isEmpty() && record.participants.isEmpty();
     }
 
     void onCall(int from, Message.Call call) {
@@ -74,6 +98,9 @@ final class Calls {
         }
         record.callers.add(from);
         record.serving.put(call.callId(), from);
+        if (call.prepareWith() != null) {
+            record.prepareWith.put(call.callId(), call.prepareWith());
+        }
         record.active++;
         state.decide(new Decision.RunCall(call.txn(), call.callId(), from, call.request()));
     }
@@ -98,6 +125,9 @@ final class Calls {
         if (reply.wounded()) {
             locking.markWounded(record);
         }
+        if (reply.vote() != null && record.state == State.ACTIVE) {
+            coordinator.onEarlyVote(to, reply.vote());
+        }
         state.decide(new Decision.Replied(reply.txn(), reply.callId(), reply.response(), reply.wounded()));
     }
 
@@ -108,6 +138,7 @@ final class Calls {
             Map.Entry<Long, Integer> call = calls.next();
             if (call.getValue() == lost) {
                 calls.remove();
+                coordinator.callFailed(record, call.getKey(), lost);
                 state.decide(new Decision.CallFailed(record.id, call.getKey(), lost));
             }
         }

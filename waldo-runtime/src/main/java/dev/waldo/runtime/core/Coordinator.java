@@ -74,11 +74,17 @@ final class Coordinator {
         TxnId id = new TxnId(state.host, ++state.serials);
         root.attempt = id;
         root.phase = RootRecord.Phase.RUNNING;
+        root.participants = Set.of(); // a backout before voting names this attempt's neighbours, not an earlier one's
         root.awaiting.clear();
         root.bound.clear();
         root.reported = false;
         root.result = null;
         root.reason = null;
+        root.earlyPrepareHost = -1;
+        root.earlyPrepareCall = -1;
+        root.earlyVoted.clear();
+        root.earlyRefusal = null;
+        root.earlyPrepareLost = null;
         TxnRecord txn = new TxnRecord(id, locking.primaries.priorityOf(root, state.host));
         txn.active = 1;
         state.txns.put(id, txn);
@@ -109,6 +115,10 @@ final class Coordinator {
     }
 
     private void retryAfterWound(RootRecord root, TxnRecord record) {
+        if (root.earlyPrepareHost >= 0) {
+            // That host may have prepared with the call and ignores wounds from now on: tell it.
+            sendUntilAcknowledged(new Message.Backout(root.attempt), root.earlyPrepareHost);
+        }
         if (record.state == State.ACTIVE) {
             locking.markWounded(record);
         } else if (record.active == 0 && state.txns.containsKey(record.id)) {
@@ -119,9 +129,93 @@ final class Coordinator {
         rootDone(root);
     }
 
+    // ---- the prepare carried by the last call ------------------------------------------------
+
+    /**
+     * Whether the root's call {@code callId} to host {@code to}, which the body marked as its
+     * last, carries the prepare; if so, returns the hosts known to take part so far (the
+     * {@link Message.Call#prepareWith()} to send), else null. Only the root body's own call
+     * carries it: the attempt is this host's running root, no served call of it runs here, and
+     * no earlier attempt of the root called again after its last call.
+     */
+    Set<Integer> prepareWith(TxnRecord record, int to, long callId) {
+        RootRecord root = roots.get(record.id);
+        if (root == null || root.phase != RootRecord.Phase.RUNNING || root.earlyPrepareOff
+                || root.earlyPrepareHost >= 0 || record.active != 1 || !record.serving.isEmpty()) {
+            return null;
+        }
+        root.earlyPrepareHost = to;
+        root.earlyPrepareCall = callId;
+        return CoreState.inOrder(record.participants);
+    }
+
+    /** True if the attempt already sent the call that carried its prepare: it may call no more. */
+    boolean sentLastCall(TxnId txn) {
+        RootRecord root = roots.get(txn);
+        return root != null && root.phase == RootRecord.Phase.RUNNING && root.earlyPrepareHost >= 0;
+    }
+
+    /**
+     * The body called again after the call that carried the prepare, or would wait for a lock:
+     * the callee may be prepared and would refuse the attempt's further work there (or close a
+     * wait cycle with it), so this attempt is retried, and the root's later attempts make their
+     * calls without the prepare.
+     */
+    void calledAfterLastCall(TxnRecord record) {
+        roots.get(record.id).earlyPrepareOff = true;
+        locking.markWounded(record);
+    }
+
+    /**
+     * A lock the root body asks for after its last call: taken only if it needs no wait. A
+     * callee that prepared with that call can no longer be wounded, so a wait here could close
+     * a cycle wound-wait never breaks (an older attempt holding this lock, waiting there for
+     * the prepared callee). So a lock that would wait wounds this attempt instead, which is
+     * retried, its calls without the prepare.
+     */
+    boolean lockAfterLastCall(TxnRecord record, LockId lock) {
+        if (locking.lockWithoutWaiting(record, lock)) {
+            return true;
+        }
+        calledAfterLastCall(record);
+        return false;
+    }
+
+    /** A vote that came back in the reply to the call that carried the prepare. */
+    void onEarlyVote(int from, Message.Vote vote) {
+        RootRecord root = roots.get(vote.txn());
+        if (root == null || root.phase != RootRecord.Phase.RUNNING || from != root.earlyPrepareHost) {
+            return;
+        }
+        if (vote.verdict() == Message.Verdict.YES) {
+            root.earlyVoted.add(from);
+            if (vote.bound()) {
+                root.bound.add(from);
+            }
+        } else {
+            root.earlyRefusal = vote.reason() == null ? "host " + from + " voted no" : vote.reason();
+        }
+    }
+
+    /** A call of the attempt failed because its host was lost; if it carried the prepare, the attempt cannot commit. */
+    void callFailed(TxnRecord record, long callId, int lost) {
+        RootRecord root = roots.get(record.id);
+        if (root != null && root.earlyPrepareCall == callId && root.phase == RootRecord.Phase.RUNNING) {
+            root.earlyPrepareLost = "host " + lost + " became unreachable after it was asked to prepare";
+        }
+    }
+
     // ---- votes and the decision -----------------------------------------------------------
 
     private void startVoting(RootRecord root, TxnRecord record) {
+        if (root.earlyRefusal != null) {
+            decideBackout(root, Result.REFUSED, root.earlyRefusal);
+            return;
+        }
+        if (root.earlyPrepareLost != null) {
+            decideBackout(root, Result.RETRY, root.earlyPrepareLost);
+            return;
+        }
         root.participants = CoreState.inOrder(record.participants);
         for (int participant : root.participants) {
             if (state.down.contains(participant)) {
@@ -136,10 +230,13 @@ final class Coordinator {
         record.coordinator = state.host;
         record.peers = root.participants; // whom a restarted run of this host would ask
         root.awaiting.addAll(root.participants);
+        root.awaiting.removeAll(root.earlyVoted); // voted yes in the reply to the last call
         root.awaiting.add(state.host);
         root.ticksSinceSend = 0;
         for (int participant : root.participants) {
-            state.send(participant, new Message.Prepare(record.id, root.participants));
+            if (root.awaiting.contains(participant)) {
+                state.send(participant, new Message.Prepare(record.id, root.participants));
+            }
         }
         state.decide(new Decision.PrepareLocal(record.id));
     }
@@ -195,7 +292,11 @@ final class Coordinator {
         root.awaiting.clear();
         TxnRecord record = state.txns.get(root.attempt);
         if (root.participants.isEmpty() && record != null) {
-            root.participants = CoreState.inOrder(record.neighbours(state.host));
+            Set<Integer> neighbours = record.neighbours(state.host);
+            if (root.earlyPrepareHost >= 0) {
+                neighbours.add(root.earlyPrepareHost); // it may have prepared though its reply never came
+            }
+            root.participants = CoreState.inOrder(neighbours);
         }
         tellParticipants(root, new Message.Backout(root.attempt));
         if (record != null) {
@@ -204,6 +305,17 @@ final class Coordinator {
             participant.abandon(record);
         }
         finishIfAcknowledged(root);
+    }
+
+    /**
+     * Sends a decision that no root record waits for, and keeps it owed (re-sent on ticks and
+     * when the link comes back) until the participant acknowledges it: the message may be lost.
+     */
+    private void sendUntilAcknowledged(Message decision, int participant) {
+        owe(decision, participant);
+        if (!state.down.contains(participant)) {
+            state.send(participant, decision);
+        }
     }
 
     /** Sends a decision to every participant; the root waits for the reachable ones' acknowledgements. */

@@ -96,7 +96,7 @@ public final class HostCore {
         this.coordinator = new Coordinator(state, locking);
         this.participant = new Participant(state, locking);
         locking.wire(participant);
-        calls.wire(participant);
+        calls.wire(participant, coordinator);
         coordinator.wire(participant);
         participant.wire(coordinator);
     }
@@ -189,9 +189,15 @@ public final class HostCore {
 
     /**
      * Requests {@code lock} for {@code txn}. Returns true if granted at once;
-     * otherwise {@link Decision.Granted} or {@link Decision.Wounded} follows.
+     * otherwise {@link Decision.Granted} or {@link Decision.Wounded} follows. After the root's
+     * last call (see {@link #call(TxnId, int, Object, boolean)}) a lock that is not free
+     * wounds the attempt: it is retried without the prepare on its calls.
      */
     public boolean lock(TxnId txn, LockId lock) {
+        TxnRecord record = state.txns.get(txn);
+        if (record != null && record.state == TxnRecord.State.ACTIVE && coordinator.sentLastCall(txn)) {
+            return coordinator.lockAfterLastCall(record, lock); // a wait could deadlock with the prepared callee
+        }
         return locking.lock(txn, lock);
     }
 
@@ -202,7 +208,27 @@ public final class HostCore {
      * attempt was already wounded here.
      */
     public long call(TxnId txn, int to, Object request) {
-        return calls.call(txn, to, request);
+        return calls.call(txn, to, request, false);
+    }
+
+    /**
+     * What {@link #call(TxnId, int, Object, boolean)} returns, sending nothing, when the root
+     * body calls again after a call it marked as its last: the mark was wrong. The attempt is
+     * wounded (its body unwinds and it is retried) and the root's later attempts call without
+     * the prepare; the host layer may remember not to mark that body's calls again.
+     */
+    public static final long CALLED_AFTER_LAST = -2;
+
+    /**
+     * Sends {@code request} as {@link #call(TxnId, int, Object)} does. With {@code last}, the
+     * root's body promises that this is its last call (it touches no other host after it,
+     * though it may still touch this host's data): if the body runs on this host as its
+     * attempt's only thread, the call carries the prepare, the callee prepares right after
+     * serving it, and its reply carries the vote, so the commit needs no Prepare round trip to
+     * that host. A further call of the attempt returns {@link #CALLED_AFTER_LAST}.
+     */
+    public long call(TxnId txn, int to, Object request, boolean last) {
+        return calls.call(txn, to, request, last);
     }
 
     /** A call served here (after {@link Decision.RunCall}) ended; its reply goes back to the caller. */
@@ -442,6 +468,15 @@ public final class HostCore {
     }
 
     // ---- inspection for tests --------------------------------------------------------------
+
+    /**
+     * Breaks this core on purpose, for the deterministic simulation's test that it catches a
+     * broken scheduler: an attempt prepared with its last call's reply releases its locks as
+     * the reply carries its yes vote, before the decision. Never call it elsewhere.
+     */
+    void breakByReleasingLocksAtEarlyVote() {
+        participant.releaseLocksAtEarlyVote = true;
+    }
 
     /** True unless the transport reported host {@code other} unreachable. */
     public boolean canReach(int other) {

@@ -51,6 +51,14 @@ final class Locking {
         return false;
     }
 
+    /**
+     * Takes {@code lock} for an active attempt if that needs no wait (held already, or
+     * grantable now); returns false, queueing nothing and wounding no one, otherwise.
+     */
+    boolean lockWithoutWaiting(TxnRecord record, LockId lock) {
+        return holdsCovering(record, lock) || locks.tryHold(record, lock);
+    }
+
     /** Time passed: waiters that a phase of commuting holders overtook long enough wound those they outrank. */
     void tick() {
         for (Map.Entry<TxnRecord, LockId> overdue : locks.agePhases()) {

@@ -12,17 +12,37 @@ public sealed interface Message {
     /** The transaction attempt the message concerns. */
     TxnId txn();
 
-    /** Run {@code request} (a function call or a sequence step) inside {@code txn} on the receiver. */
-    record Call(TxnId txn, Priority priority, long callId, Object request) implements Message {
+    /**
+     * Run {@code request} (a function call or a sequence step) inside {@code txn} on the receiver.
+     * A non-null {@code prepareWith} carries the prepare with the call: the root's body makes no
+     * further call after this one, so the receiver prepares right after serving it (if it called
+     * no other host meanwhile) and its {@link Reply} carries the vote. {@code prepareWith} are the
+     * other hosts the root knew to take part when it called, as in {@link Prepare}.
+     */
+    record Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith)
+            implements Message {
+        /** A call that carries no prepare. */
+        public Call(TxnId txn, Priority priority, long callId, Object request) {
+            this(txn, priority, callId, request, null);
+        }
     }
 
     /**
      * The end of a {@link Call}. {@code participants} are the hosts the call
      * touched, transitively, including the replier: they take part in commit.
      * {@code wounded} means the attempt was wounded while the call ran.
+     * {@code vote} is non-null when the call carried the prepare
+     * ({@link Call#prepareWith()}) and the replier prepared: its vote, which
+     * the coordinator takes as it would a {@link Vote} message. A replier
+     * that could not prepare with the call (it called other hosts, or was
+     * wounded) leaves it null, and the coordinator sends {@link Prepare} as usual.
      */
-    record Reply(TxnId txn, long callId, Object response, boolean wounded, Set<Integer> participants)
+    record Reply(TxnId txn, long callId, Object response, boolean wounded, Set<Integer> participants, Vote vote)
             implements Message {
+        /** A reply that carries no vote. */
+        public Reply(TxnId txn, long callId, Object response, boolean wounded, Set<Integer> participants) {
+            this(txn, callId, response, wounded, participants, null);
+        }
     }
 
     /** The attempt lost a conflict (or its caller vanished): stop it and back it out, unless it is prepared. */

@@ -32,6 +32,12 @@ final class Participant {
     private final Locking locking;
     private Coordinator coordinator;
     /**
+     * A deliberately broken participant, for the simulation's test that it catches one: an
+     * attempt prepared with its call's reply releases its locks as that reply carries the yes
+     * vote, before the decision. Set only through {@link HostCore#breakByReleasingLocksAtEarlyVote}.
+     */
+    boolean releaseLocksAtEarlyVote;
+    /**
      * Attempts installed or discarded here that wait for {@link #finished}: their bindings are
      * still committing or undoing (those keep their locks meanwhile), or their end is still to be
      * logged. Each record's {@code acksOwed} says whom to acknowledge then.
@@ -79,6 +85,18 @@ final class Participant {
         }
     }
 
+    /**
+     * The root's last call, which carried the prepare, was served here: prepare now, and hold
+     * {@code reply} until the vote, which it then carries back to the coordinator (the caller).
+     */
+    void prepareWithReply(TxnRecord record, int coordinatorHost, Set<Integer> prepareWith, Message.Reply reply) {
+        record.state = State.PREPARING;
+        record.coordinator = coordinatorHost;
+        record.peers = state.peersOf(prepareWith, coordinatorHost);
+        record.heldReply = reply;
+        state.decide(new Decision.PrepareLocal(record.id));
+    }
+
     /** See {@link HostCore#vote(TxnId, boolean, String, boolean, byte[])}. */
     void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
         TxnRecord record = state.txns.get(txn);
@@ -90,6 +108,7 @@ final class Participant {
         record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
         record.localReason = reason;
         if (record.backoutAfterVote) {
+            releaseHeldReply(record);
             backoutLocal(record);
             return;
         }
@@ -97,8 +116,9 @@ final class Participant {
             // A coordinator logs its own part too: a restart must finish it like any participant's.
             logPrepared(record, payload);
         }
+        boolean early = record.heldReply != null;
         deliverVote(record);
-        if (yes && RELEASE_LOCKS_AT_VOTE) {
+        if (yes && (RELEASE_LOCKS_AT_VOTE || releaseLocksAtEarlyVote && early)) {
             locking.releaseLocks(record);
         }
         if (record.coordinator != state.host && state.down.contains(record.coordinator)) {
@@ -121,10 +141,25 @@ final class Participant {
         record.logged = true;
     }
 
+    /** A reply held for its vote goes back without one: the coordinator already backed the attempt out. */
+    private void releaseHeldReply(TxnRecord record) {
+        Message.Reply held = record.heldReply;
+        if (held != null) {
+            record.heldReply = null;
+            state.send(record.coordinator, new Message.Reply(held.txn(), held.callId(), held.response(), true,
+                    held.participants()));
+        }
+    }
+
     private void deliverVote(TxnRecord record) {
         Message.Vote vote = new Message.Vote(record.id, record.localVote, record.localReason,
                 record.finishLater && record.localVote == Verdict.YES);
-        if (record.coordinator == state.host) {
+        Message.Reply held = record.heldReply;
+        if (held != null) {
+            record.heldReply = null;
+            state.send(record.coordinator, new Message.Reply(held.txn(), held.callId(), held.response(), false,
+                    held.participants(), vote));
+        } else if (record.coordinator == state.host) {
             coordinator.onVote(state.host, vote);
         } else {
             state.send(record.coordinator, vote);

@@ -38,6 +38,25 @@ final class RootRecord {
     String reason;
     long committedAt;
     int ticksSinceSend;
+    /** The host whose call carried the prepare in this attempt ({@link Message.Call#prepareWith()}), or -1. */
+    int earlyPrepareHost = -1;
+    /** That call's id, or -1. */
+    long earlyPrepareCall = -1;
+    /** Hosts whose yes vote came back in a reply: no Prepare is sent to them. */
+    final Set<Integer> earlyVoted = new HashSet<>();
+    /** Why a vote that came back in a reply refused, or null. */
+    String earlyRefusal;
+    /**
+     * Why the attempt cannot commit after a call that carried the prepare failed: the callee may
+     * have prepared and voted yes, so committing without it would leave it installing (its
+     * coordinator says committed) what the body was told had failed. Null if none failed.
+     */
+    String earlyPrepareLost;
+    /**
+     * The body called again after the call that carried the prepare (the mark was wrong for this
+     * root): its later attempts never carry the prepare with a call. Kept across attempts.
+     */
+    boolean earlyPrepareOff;
 
     RootRecord(long serial, long object, long startedAt) {
         this.serial = serial;

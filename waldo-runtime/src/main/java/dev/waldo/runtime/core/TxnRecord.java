@@ -31,6 +31,13 @@ final class TxnRecord {
     final Map<Long, Integer> outstanding = new HashMap<>();
     /** Calls this host is serving for the attempt: call id to calling host. */
     final Map<Long, Integer> serving = new HashMap<>();
+    /** Calls being served here that carry the prepare: call id to the hosts the root named. */
+    final Map<Long, Set<Integer>> prepareWith = new HashMap<>();
+    /**
+     * Prepared with a call's reply: the reply, held until the vote it carries is known
+     * ({@link Message.Reply#vote()}); null otherwise.
+     */
+    Message.Reply heldReply;
     /** Hosts that called this host for the attempt; losing one backs the attempt out here. */
     final Set<Integer> callers = new HashSet<>();
     final Set<LockId> held = new LinkedHashSet<>();

@@ -111,6 +111,15 @@ class CoreSimulationTest {
         assertThat(firstViolation(Simulation.Fault.READS_DO_NOT_WAIT)).isNotNull();
     }
 
+    /**
+     * A participant prepared with the root's last call that releases its locks as its reply
+     * carries the yes vote: others read and overwrite state it is about to install.
+     */
+    @Test
+    void releasingLocksAtTheVoteCarriedByTheLastCallsReplyIsCaught() {
+        assertThat(firstViolation(Simulation.Fault.RELEASE_LOCKS_AT_EARLY_VOTE)).isNotNull();
+    }
+
     /** The first violation the broken variant causes within 300 crashing seeds, or null. */
     private static String firstViolation(Simulation.Fault fault) {
         for (long seed = 1; seed <= 300; seed++) {

@@ -18,6 +18,7 @@ import java.util.Set;
  * begin a T1            host a begins root T1 (on object 1)
  * lock a T1 x           T1 asks host a for variable x
  * call a T1 b           T1, running on a, calls host b (the call is served by "serve")
+ * last a T1 b           the same, marked as the root body's last call: it carries the prepare
  * serve b T1 x          host b's served call of T1 locks x (if it can), then returns
  * return b T1           the served call of T1 on b returns (after a later grant)
  * abandon b T1          the served call of T1 on b unwinds after a wound
@@ -101,6 +102,11 @@ final class ScriptedCore {
             case "retry" -> name(core.retry(attempts.get(words[2])), words[2] + "'");
             case "lock" -> note(core.lock(attempts.get(words[2]), LockId.whole(1, words[3])) ? "granted" : "waiting");
             case "call" -> core.call(attempts.get(words[2]), number(words[3]), words[2]);
+            case "last" -> {
+                if (core.call(attempts.get(words[2]), number(words[3]), words[2], true) == HostCore.CALLED_AFTER_LAST) {
+                    note("refused: a call after the last call");
+                }
+            }
             case "serve" -> {
                 boolean granted = core.lock(attempts.get(words[2]), LockId.whole(1, words[3]));
                 note(granted ? "granted" : "waiting");
@@ -291,8 +297,10 @@ final class ScriptedCore {
     private String describe(Message message) {
         String attempt = attemptNames.get(message.txn());
         return switch (message) {
-            case Message.Call call -> "Call " + attempt + (call.priority().primary() ? " (primary)" : "");
-            case Message.Reply reply -> "Reply " + attempt + (reply.wounded() ? " (wounded)" : "");
+            case Message.Call call -> "Call " + attempt + (call.priority().primary() ? " (primary)" : "")
+                    + (call.prepareWith() == null ? "" : " + Prepare");
+            case Message.Reply reply -> "Reply " + attempt + (reply.wounded() ? " (wounded)" : "")
+                    + (reply.vote() == null ? "" : " + Vote " + reply.vote().verdict() + (reply.vote().bound() ? " (bound)" : ""));
             case Message.Wound wound -> "Wound " + attempt;
             case Message.Promote promote -> "Promote " + attempt;
             case Message.Prepare prepare -> "Prepare " + attempt;

@@ -153,7 +153,13 @@ final class Simulation {
          * A tally's add is installed as the value it made from the committed value it saw (no
          * delta), so of two concurrent adders the first to install is lost.
          */
-        ADDS_INSTALL_VALUES
+        ADDS_INSTALL_VALUES,
+        /**
+         * A participant prepared with the root's last call releases its locks as its reply
+         * carries the yes vote, before the decision: others read and overwrite what it is
+         * about to install.
+         */
+        RELEASE_LOCKS_AT_EARLY_VOTE
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -177,7 +183,7 @@ final class Simulation {
         for (int h = 1; h <= hostCount; h++) {
             storages[h] = new InMemoryStorage();
             storages[h].load();
-            cores[h] = new HostCore(h, 3);
+            cores[h] = withFault(new HostCore(h, 3));
             applied.add(new java.util.HashSet<>());
             Map<String, Long> values = new LinkedHashMap<>();
             for (int i = 0; i < COUNTERS; i++) {
@@ -337,7 +343,7 @@ final class Simulation {
                 noteRead(root.attempt, apply(root.attempt, op));
                 root.next++;
             } else {
-                long callId = core.call(root.attempt, op.host, op);
+                long callId = core.call(root.attempt, op.host, op, markedLast(root));
                 if (callId < 0) {
                     unwind(root);
                     return;
@@ -349,6 +355,28 @@ final class Simulation {
         }
         root.wait = Wait.END;
         core.finishRoot(root.attempt, root.aborts ? HostCore.Ending.FAILED : HostCore.Ending.DONE);
+    }
+
+    private HostCore withFault(HostCore core) {
+        if (fault == Fault.RELEASE_LOCKS_AT_EARLY_VOTE) {
+            core.breakByReleasingLocksAtEarlyVote();
+        }
+        return core;
+    }
+
+    /**
+     * Whether the body marks its next call as its last, as the compiler does: when no later op
+     * is on another host (later ops on the root's own host are its local data, which it may
+     * still touch). One root in eight marks it wrongly, before a later call, which the core
+     * must turn into a retry without the prepare.
+     */
+    private boolean markedLast(Root root) {
+        for (int i = root.next + 1; i < root.ops.size(); i++) {
+            if (root.ops.get(i).host != root.host) {
+                return root.number % 8 == 7;
+            }
+        }
+        return true;
     }
 
     private void unwind(Root root) {
@@ -707,7 +735,7 @@ final class Simulation {
         if (TRACE) {
             System.out.println("restart " + h);
         }
-        cores[h] = new HostCore(h, 3, true, runs[h] * 1_000_000_000L);
+        cores[h] = withFault(new HostCore(h, 3, true, runs[h] * 1_000_000_000L));
         List<StorageRecord> records = storages[h].load();
         for (StorageRecord record : records) {
             if (record instanceof StorageRecord.Prepared prepared) {

@@ -107,7 +107,7 @@ public final class Node extends WaldoEndpoint {
         frame.set("total", 0.0);
         runStep(ctx, frame, 0);
         if (!frame.returned()) {
-            ctx.partnerStep(this, frame, 1);
+            ctx.lastPartnerStep(this, frame, 1); // the last partner step; the final step here calls no one
         }
         if (!frame.returned()) {
             runStep(ctx, frame, 2);

@@ -1,0 +1,145 @@
+package dev.waldo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waldo.runtime.core.Envelope;
+import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.testing.Node;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The last partner step of a sequence carries the prepare and its reply the vote: a two-host
+ * transaction sends no Prepare and no Vote message, only the step's call and reply, with the
+ * Commit and its Ack after the caller returned. Counted on the real host layer's transport.
+ */
+class OneRoundTripTest {
+    private InMemoryNetwork network;
+    private CountingTransport rootLink;
+    private CountingTransport partnerLink;
+    private Node root;
+    private Node partner;
+
+    @BeforeEach
+    void connect() {
+        network = new InMemoryNetwork();
+        rootLink = new CountingTransport(network.attach("root"));
+        partnerLink = new CountingTransport(network.attach("partner"));
+        Host rootHost = Host.create("root", rootLink);
+        Host partnerHost = Host.create("partner", partnerLink);
+        Host.Connection<Node, Node> pair = rootHost.connect(Node::create, partnerHost, Node::create);
+        root = pair.local();
+        partner = pair.remote();
+    }
+
+    @AfterEach
+    void close() {
+        network.close();
+    }
+
+    /** bump runs Bump, whose partner step is marked last: one call out, one reply back, no Prepare or Vote. */
+    @Test
+    void aSequenceWhoseLastPartnerStepCarriesThePrepareCommitsWithoutPrepareOrVoteMessages() {
+        rootLink.clear();
+        partnerLink.clear();
+        assertThat(root.bump(2)).isEqualTo(4.0); // start: x=2, total=2; echo on the partner: x=2, total=2+2
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
+
+        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(partner.x.committed()).isEqualTo(2.0);
+        assertThat(root.log.committed()).containsExactly("bumped 4.0");
+    }
+
+    /** A transaction whose data all live on its root's host commits there without two-phase commit: no message at all. */
+    @Test
+    void aTransactionOnTheRootsOwnDataSendsNoMessage() {
+        rootLink.clear();
+        assertThat(root.add("z", 5)).isEqualTo(5.0);
+        assertThat(rootLink.sent()).isEmpty();
+        assertThat(root.z.committed()).isEqualTo(5.0);
+    }
+
+    /**
+     * A body that calls again after the marked last step: that attempt is retried (the callee
+     * may already have prepared), the function's calls stop carrying the prepare, and every
+     * transaction still commits exactly once.
+     */
+    @Test
+    void aBodyThatCallsAfterTheLastStepIsRetriedOnceAndStopsCarryingThePrepare() {
+        for (int i = 1; i <= 3; i++) {
+            root.atomically("bumpThenAdd", ctx -> {
+                root.bump$(ctx, 1);
+                return ctx.call(partner.ref(), "add", "y", 1.0);
+            });
+        }
+        assertThat(partner.y.committed()).isEqualTo(3.0);
+        assertThat(partner.x.committed()).isEqualTo(3.0);
+        assertThat(rootLink.count(Message.Prepare.class)).as("each transaction prepares its partner after the body").isEqualTo(3);
+        assertThat(rootLink.sent().stream().filter("Call + Prepare"::equals)).as("only the first attempt carried it").hasSize(1);
+    }
+
+    /** Records what one host sends, by message type (the last call's prepare and the reply's vote named). */
+    private static final class CountingTransport implements Transport {
+        private final Transport inner;
+        private final List<String> sent = new ArrayList<>();
+        private final List<Message> messages = new ArrayList<>();
+
+        CountingTransport(Transport inner) {
+            this.inner = inner;
+        }
+
+        synchronized void clear() {
+            sent.clear();
+            messages.clear();
+        }
+
+        synchronized List<String> sent() {
+            return List.copyOf(sent);
+        }
+
+        synchronized long count(Class<? extends Message> type) {
+            return messages.stream().filter(type::isInstance).count();
+        }
+
+        @Override
+        public synchronized void send(Envelope envelope) {
+            Message message = envelope.message();
+            messages.add(message);
+            sent.add(switch (message) {
+                case Message.Call call -> "Call" + (call.prepareWith() == null ? "" : " + Prepare");
+                case Message.Reply reply -> "Reply" + (reply.vote() == null ? "" : " + Vote " + reply.vote().verdict());
+                default -> message.getClass().getSimpleName();
+            });
+            inner.send(envelope);
+        }
+
+        @Override
+        public int localHost() {
+            return inner.localHost();
+        }
+
+        @Override
+        public int hostNumber(String hostId) {
+            return inner.hostNumber(hostId);
+        }
+
+        @Override
+        public String hostId(int host) {
+            return inner.hostId(host);
+        }
+
+        @Override
+        public void start(Receiver receiver) {
+            inner.start(receiver);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+}
