@@ -42,7 +42,7 @@ class VlanTableAdapterTest {
     @TempDir
     Path dir;
     private final InMemoryNetwork network = new InMemoryNetwork();
-    private final FlakySwitch device = new FlakySwitch(new MemoryVlanDevice("sw-1", PORTS, FACTORY));
+    private final HookedVlanDevice device = new HookedVlanDevice(new MemoryVlanDevice("sw-1", PORTS, FACTORY));
     private Host host;
     private VlanSwitch service;
     private DeviceBinding<SwitchState> binding;
@@ -72,7 +72,7 @@ class VlanTableAdapterTest {
     @Test
     void aSwitchChangedBetweenTheReadAndThePushVotesNoAndAbortPutsBackWhatItHeld() throws Exception {
         loadVlans(binding);
-        device.memory.push(OUT_OF_BAND);  // someone else, after the transaction's read
+        device.memory().push(OUT_OF_BAND);  // someone else, after the transaction's read
 
         BoundTransaction txn = staging("t1", VOICE);
         Binding.Vote vote = binding.prepare(txn);
@@ -102,7 +102,7 @@ class VlanTableAdapterTest {
         loadVlans(binding);
         BoundTransaction first = staging("t1", VOICE);
         assertThat(binding.prepare(first).accepted()).isTrue();
-        device.down = true;
+        device.beforeRead(VlanTableAdapterTest::noAnswer).beforePush(VlanTableAdapterTest::noAnswer);
         binding.abort(first);
         assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).contains(" backed-out\n");
 
@@ -113,7 +113,7 @@ class VlanTableAdapterTest {
         assertThat(blocked.reason()).contains("sw-1", "undo of backed-out transaction", "still owed");
         assertThat(binding.reconcile()).as("still down").contains("still owed");
 
-        device.down = false;
+        device.beforeRead(() -> { }).beforePush(() -> { });
         assertThat(binding.reconcile()).as("paid at the recheck").isNull();
         assertThat(device.read()).isEqualTo(FACTORY);
         assertThat(DeviceJournal.open(dir, VlanStateFormat.INSTANCE).entries()).as("nothing unfinished").isEmpty();
@@ -122,11 +122,13 @@ class VlanTableAdapterTest {
     @Test
     void aPushThatDiedHalfWayIsUndoneByTheNextStart() throws Exception {
         loadVlans(binding);
-        device.dieAfterPush = true;  // the push lands, then the service "dies" before its vote
+        device.afterPush(() -> {  // the push lands, then the service "dies" before its vote
+            throw new DeviceException("sw-1: the connection dropped after the last SET", false);
+        });
         assertThat(binding.prepare(staging("t1", VOICE)).accepted()).isFalse();
         assertThat(device.read()).isEqualTo(VOICE);
         assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).contains(" preparing\n");
-        device.dieAfterPush = false;
+        device.afterPush(() -> { });
 
         restarted();
 
@@ -153,6 +155,10 @@ class VlanTableAdapterTest {
         assertThat(WaldoState.state(loadVlans(next), WaldoState.pvids(FACTORY))).as("read again").isEqualTo(FACTORY);
     }
 
+    private static void noAnswer() throws DeviceException {
+        throw new DeviceException("sw-1: no answer (timeout)", false);
+    }
+
     private Object loadVlans(DeviceBinding<SwitchState> on) throws DeviceException {
         return on.load(service, VlanSwitch.VLANS.name(), VlanSwitch.VLANS.annotation("snmp").orElseThrow());
     }
@@ -172,48 +178,5 @@ class VlanTableAdapterTest {
     private BoundTransaction.Change change(Variable<?> variable, Object after) {
         return new BoundTransaction.Change(service, variable.name(), variable.annotation("snmp").orElseThrow(),
                 null, after);
-    }
-
-    /** An in-memory switch that can stop answering, or fail right after a push landed. */
-    private static final class FlakySwitch implements VlanDevice {
-        final MemoryVlanDevice memory;
-        volatile boolean down;
-        volatile boolean dieAfterPush;
-
-        FlakySwitch(MemoryVlanDevice memory) {
-            this.memory = memory;
-        }
-
-        @Override
-        public String name() {
-            return memory.name();
-        }
-
-        @Override
-        public SwitchState read() throws DeviceException {
-            answer();
-            return memory.read();
-        }
-
-        @Override
-        public SwitchState push(SwitchState desired) throws DeviceException {
-            answer();
-            SwitchState held = memory.push(desired);
-            if (dieAfterPush) {
-                throw new DeviceException(name() + ": the connection dropped after the last SET", false);
-            }
-            return held;
-        }
-
-        private void answer() throws DeviceException {
-            if (down) {
-                throw new DeviceException(name() + ": no answer (timeout)", false);
-            }
-        }
-
-        @Override
-        public void close() {
-            memory.close();
-        }
     }
 }

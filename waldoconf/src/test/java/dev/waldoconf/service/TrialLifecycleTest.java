@@ -7,6 +7,7 @@ import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.HookedVlanDevice;
 import dev.waldoconf.device.MemoryVlanDevice;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
@@ -193,44 +194,12 @@ class TrialLifecycleTest {
         assertThat(deviceStates()).containsOnly(FACTORY);
     }
 
-    /** A switch whose push first runs {@code beforePush}: lets a test act mid-prepare. */
-    private static final class InterruptedDevice implements dev.waldoconf.device.VlanDevice {
-        private final MemoryVlanDevice device;
-        private final Runnable beforePush;
-
-        InterruptedDevice(MemoryVlanDevice device, Runnable beforePush) {
-            this.device = device;
-            this.beforePush = beforePush;
-        }
-
-        @Override
-        public String name() {
-            return device.name();
-        }
-
-        @Override
-        public SwitchState read() throws DeviceException {
-            return device.read();
-        }
-
-        @Override
-        public SwitchState push(SwitchState desired) throws DeviceException {
-            beforePush.run();
-            return device.push(desired);
-        }
-
-        @Override
-        public void close() {
-            device.close();
-        }
-    }
-
     @Test
     void theCoordinatorVanishingBetweenPrepareAndCommitLeavesEverySwitchOldByTheDeadline() throws Exception {
         services.get(2).close();
         hosts.get(2).close();
         java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
-        InterruptedDevice crashing = new InterruptedDevice(devices.get(2), () -> {
+        HookedVlanDevice crashing = new HookedVlanDevice(devices.get(2)).beforePush(() -> {
             if (armed.getAndSet(false)) {
                 cliHost.close();  // the CLI dies while switch 3 prepares; no decision will ever come
             }
