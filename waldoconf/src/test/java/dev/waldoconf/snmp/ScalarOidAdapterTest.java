@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.service.DeviceBinding;
 import dev.waldoconf.service.DeviceJournal;
 import dev.waldoconf.service.TrialRecord;
@@ -191,6 +192,34 @@ class ScalarOidAdapterTest {
     }
 
     @Test
+    void anInDoubtEntryHoldsReadsOfTheObjectsItSetUntilResolvedAndNoOthers() throws Exception {
+        assertThat(binding.prepare(txn(change("location", LOCATION, "rack 4"))).accepted()).isTrue();
+        DeviceBinding<List<PreImage>> next = restarted();
+
+        assertThatThrownBy(() -> next.load(null, "location", oid(LOCATION))).isInstanceOf(DeviceException.class)
+                .hasMessageContaining("edge-1").hasMessageContaining("'location' cannot be read yet");
+        assertThat(next.load(null, "contact", oid(CONTACT))).isEqualTo("old contact");
+
+        next.resolve(next.inDoubt().get(0).key(), false);
+        assertThat(next.load(null, "location", oid(LOCATION))).isEqualTo("old location");
+    }
+
+    @Test
+    void aStagedTrialLeftInDoubtIsUndecidedForTheTimerAsAStaging() throws Exception {
+        BoundTransaction stage = txn("t1", change("location", LOCATION, "rack 4"), trial("change", "c1"),
+                trial("deadline", 1_900_000_000.0), trial("switches", "edge-1"), trial("outcome", "staged c1"));
+        assertThat(binding.prepare(stage).accepted()).isTrue();
+        List<TrialRecord<?>> deadlines = new ArrayList<>();
+
+        DeviceBinding<List<PreImage>> next = restarted();
+        next.watchDeadlines(deadlines::add);
+
+        assertThat(next.undecided()).as("backed out if still undecided at its deadline").containsExactly(
+                Map.entry("t1", false));
+        assertThat(deadlines).extracting(TrialRecord::trial).containsExactly("c1");
+    }
+
+    @Test
     void anInDoubtTransactionResolvedAsCommittedKeepsTheAgentAsItIs() throws Exception {
         assertThat(binding.prepare(txn(change("location", LOCATION, "rack 4"))).accepted()).isTrue();
         DeviceBinding<List<PreImage>> next = restarted();
@@ -310,6 +339,10 @@ class ScalarOidAdapterTest {
         assertThat(again.committed().trial()).isEqualTo("c1");
         assertThat(again.committed().before()).singleElement().satisfies(preImage ->
                 assertThat(preImage.old()).isEqualTo(new ScalarValue.Text("old location")));
+    }
+
+    private static Annotation oid(String oid) {
+        return new Annotation("snmp", Map.of("oid", oid));
     }
 
     private static BoundTransaction.Change trial(String field, Object after) {
