@@ -64,13 +64,13 @@ public final class CustomProgram {
     /** The annotation a custom service binds to its SNMP agent. */
     public static final String ANNOTATION = "snmp";
     /** The annotation's argument in an operator's program: the scalar's instance OID. */
-    public static final String OID_KEY = "oid";
+    public static final String OID_KEY = dev.waldoconf.snmp.ScalarOidAdapter.OID_KEY;
     /**
      * The annotation's argument on the shipped trial keeper's variables ({@value #TRIAL}, in
      * desk.wld): which part of the pending trial the variable holds. Reserved: an operator's
      * program binds scalars with {@code oid} only.
      */
-    public static final String TRIAL_KEY = "trial";
+    public static final String TRIAL_KEY = dev.waldoconf.snmp.ScalarOidAdapter.TRIAL_KEY;
     /** The shipped Service that keeps a custom service's pending trial beside the served Service. */
     public static final String TRIAL = "WaldoConfTrial";
     /**

@@ -12,12 +12,14 @@ import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.EngineException;
-import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.service.DeviceJournal;
+import dev.waldoconf.service.DeviceService;
 import dev.waldoconf.service.InDoubtRecovery;
 import dev.waldoconf.service.SwitchServer;
 import dev.waldoconf.service.TrialRecord;
-import dev.waldoconf.service.TrialTimer;
+import dev.waldoconf.snmp.PreImage;
+import dev.waldoconf.snmp.ScalarOidAdapter;
+import dev.waldoconf.snmp.ScalarValue;
 import dev.waldoconf.snmp.SnmpScalars;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -32,12 +34,13 @@ import org.snmp4j.smi.OID;
  * An operator's own .wld device service, as {@code waldoconf serve --service my.wld|system-group
  * --switch NAME} mounts it on the one {@link SwitchServer}: the program's served Service (see
  * {@link CustomProgram#servedService()}), its {@code @snmp} variables bound to the switch's SNMP
- * agent with a {@link ScalarSnmpBinding} (journaling into the {@link DeviceJournal} at {@link #journalFile}). Each operator that
- * connects gets a {@value CustomProgram#DESK} that hands out the served Service. Beside the served
- * Service runs the shipped {@value CustomProgram#TRIAL}, which keeps the agent's pending trial; a
- * {@link TrialTimer} reverts it at its deadline, after a restart too (the binding journals it in the
- * same journal). The server's {@link dev.waldoconf.service.ChangeGuard}, transaction log and
- * {@link InDoubtRecovery} are the VLAN service's.
+ * agent through the one {@link DeviceService} with a {@link ScalarOidAdapter} (journaling into the
+ * {@link DeviceJournal} at {@link #journalFile}). Each operator that connects gets a
+ * {@value CustomProgram#DESK} that hands out the served Service. Beside the served Service runs the
+ * shipped {@value CustomProgram#TRIAL}, which keeps the agent's pending trial; the service's
+ * {@link dev.waldoconf.service.TrialTimer} reverts it at its deadline, after a restart too. Server,
+ * binding, journal, trial timer and in-doubt recovery are the ones the VLAN service uses; what is
+ * particular here is the program (the served Service and its trial keeper) and its checks.
  */
 public final class CustomService {
     private CustomService() {
@@ -106,7 +109,7 @@ public final class CustomService {
     /**
      * Starts serving switch {@code name}: checks that the agent holds every {@code @snmp} object
      * with a matching type, settles what a previous run left in the journal ({@link
-     * ScalarSnmpBinding#recover()}: an interrupted prepare is undone, an in-doubt one kept, and its
+     * dev.waldoconf.service.DeviceBinding#recover()}: an interrupted prepare is undone, an in-doubt one kept, and its
      * outcome asked in the background of the peers the runtime logged with it, linking to {@code otherServices}; see
      * {@link InDoubtRecovery}), creates
      * the served Service (its onCreate gets {@code name} if it takes a Text), and listens at
@@ -125,94 +128,42 @@ public final class CustomService {
             throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
         checkObjects(program, served, agent);
-        ScalarSnmpBinding binding = new ScalarSnmpBinding(name, agent,
-                DeviceJournal.open(journalFile(net).getParent(), PreImage.FORMAT));
-        binding.recover();
         return SwitchServer.start(name, net, program.load().structs(), listen, Clock.systemUTC(), otherServices,
-                host -> mount(name, program, served, agent, binding, host));
+                host -> DeviceService.<List<PreImage>, Served>mount(name, host, new ScalarOidAdapter(name, agent),
+                        journalFile(net).getParent(), Clock.systemUTC(),
+                        (h, binding) -> Served.create(name, program, served, h), agent));
     }
 
-    /** Binds the agent on {@code host}, creates the served Service and the trial keeper, resumes a pending trial. */
-    private static SwitchServer.Mounted mount(String name, CustomProgram program, KindInfo served, SnmpScalars agent,
-            ScalarSnmpBinding binding, Host host) {
-        host.bind(CustomProgram.ANNOTATION, binding);
-        boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
-        WaldoObject service = takesName ? program.create(served.name(), host, name)
-                : program.create(served.name(), host);
-        WaldoObject trials = program.create(CustomProgram.TRIAL, host);
-        TrialTimer timer = new TrialTimer(name, host, Clock.systemUTC(), new ScalarTrials(program, binding, trials));
-        try {
-            restorePendingTrial(program, binding, trials);
-            binding.watchDeadlines(timer::checkAtDeadline);
-        } catch (RuntimeException e) {
-            timer.close();
-            throw e;
-        }
-        return new SwitchServer.Mounted() {
-            @Override
-            public String annotation() {
-                return CustomProgram.ANNOTATION;
-            }
-
-            @Override
-            public EndpointFactory<?> desk() {
-                return program.factory(CustomProgram.DESK, service.ref(), trials.ref());
-            }
-
-            @Override
-            public InDoubtRecovery.Participant inDoubt() {
-                return inDoubtOf(binding);
-            }
-
-            @Override
-            public void close() {
-                timer.close();
-                agent.close();
-            }
-        };
-    }
-
-    /** The binding's in-doubt journal entries, as the shared {@link InDoubtRecovery} asks and ends them. */
-    private static InDoubtRecovery.Participant inDoubtOf(ScalarSnmpBinding binding) {
-        return new InDoubtRecovery.Participant() {
-            @Override
-            public List<InDoubtRecovery.InDoubt> inDoubt() {
-                return binding.inDoubt().stream().map(entry -> new InDoubtRecovery.InDoubt(entry.key(),
-                        ScalarSnmpBinding.transactionId(entry.key()))).toList();
-            }
-
-            @Override
-            public void resolve(InDoubtRecovery.InDoubt transaction, boolean committed) throws Exception {
-                binding.resolve(transaction.key(), committed);
-            }
-        };
-    }
-
-    /** The trial keeper takes back the trial the journal holds, so confirm and rollback find it. */
-    private static void restorePendingTrial(CustomProgram program, ScalarSnmpBinding binding, WaldoObject trials) {
-        TrialRecord<?> pending = binding.trial();
-        if (pending.hasTrial()) {
-            program.call(trials, "restore", pending.trial(), (double) pending.deadlineEpochSeconds(),
-                    String.join(",", pending.switches()));
-        }
-    }
-
-    /** The trial timer's view of this service: the binding's trial record, and the keeper's revert. */
-    private record ScalarTrials(CustomProgram program, ScalarSnmpBinding binding, WaldoObject keeper)
-            implements TrialTimer.Trials {
-        @Override
-        public String pending() {
-            return binding.trial().trial();
+    /**
+     * The program's Waldo objects on the service's host: the served Service (its onCreate gets the
+     * switch's name if it takes a Text) and the shipped trial keeper beside it.
+     */
+    private record Served(CustomProgram program, WaldoObject service, WaldoObject trials)
+            implements DeviceService.Program<List<PreImage>> {
+        static Served create(String name, CustomProgram program, KindInfo served, Host host) {
+            boolean takesName = served.onCreate() != null && !served.onCreate().params().isEmpty();
+            WaldoObject service = takesName ? program.create(served.name(), host, name)
+                    : program.create(served.name(), host);
+            return new Served(program, service, program.create(CustomProgram.TRIAL, host));
         }
 
         @Override
-        public Map<String, Boolean> undecided() {
-            return binding.undecidedTrials();
+        public EndpointFactory<?> desk() {
+            return program.factory(CustomProgram.DESK, service.ref(), trials.ref());
+        }
+
+        /** The trial keeper takes back the pending trial the journal holds, so confirm and rollback find it. */
+        @Override
+        public void restore(TrialRecord<List<PreImage>> committed) {
+            if (committed != null && committed.hasTrial()) {
+                program.call(trials, "restore", committed.trial(), (double) committed.deadlineEpochSeconds(),
+                        String.join(",", committed.switches()));
+            }
         }
 
         @Override
         public boolean revert(String change) {
-            return (Boolean) program.call(keeper, "revert", change);
+            return (Boolean) program.call(trials, "revert", change);
         }
     }
 
@@ -228,7 +179,7 @@ public final class CustomService {
     /**
      * Reads every bound object once, so a wrong OID or type shows at start rather than in a change.
      * The OIDs come from the {@code @snmp(oid: ...)} arguments the generated class carries, the same
-     * ones {@link ScalarSnmpBinding} SETs.
+     * ones {@link ScalarOidAdapter} SETs.
      */
     private static void checkObjects(CustomProgram program, KindInfo served, SnmpScalars agent)
             throws DeviceException, CustomProgramException {

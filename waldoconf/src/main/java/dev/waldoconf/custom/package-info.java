@@ -6,14 +6,13 @@
  * <ul>
  *   <li>{@link dev.waldoconf.custom.CustomProgram} compiles the operator's file together with the
  *       shipped {@code desk.wld} and checks the rules for custom services.</li>
- *   <li>{@link dev.waldoconf.custom.ScalarSnmpBinding} mirrors {@code @snmp(oid: '...')} variables
- *       onto an SNMP agent inside two-phase commit, with the pre-images of unfinished transactions
- *       ({@link dev.waldoconf.custom.PreImage}) and the pending trial (desk.wld's
- *       {@code WaldoConfTrial}) in the same durable {@link dev.waldoconf.service.DeviceJournal} the
- *       VLAN service uses, settled when the service starts; whom to ask about an in-doubt one is the
- *       runtime's transaction log's to know.</li>
- *   <li>{@link dev.waldoconf.custom.CustomService} mounts the program on the one server,
- *       {@link dev.waldoconf.service.SwitchServer}, that {@code serve} runs for every switch; it reverts a trial at its deadline with the shared {@link dev.waldoconf.service.TrialTimer}.
+ *   <li>{@link dev.waldoconf.custom.CustomService} is the program's Java side: it mounts the served
+ *       Service and desk.wld's trial keeper ({@code WaldoConfTrial}) as a
+ *       {@link dev.waldoconf.service.DeviceService} on the one server,
+ *       {@link dev.waldoconf.service.SwitchServer}, bound to the agent by the one
+ *       {@link dev.waldoconf.service.DeviceBinding} over a {@link dev.waldoconf.snmp.ScalarOidAdapter}
+ *       (the pre-images of unfinished transactions and the pending trial in the same durable
+ *       {@link dev.waldoconf.service.DeviceJournal} the VLAN service keeps).
  *       {@link dev.waldoconf.custom.CustomCall} is what {@code call} runs on the operator's host,
  *       including {@code --trial}, {@code --confirm}, {@code --rollback} and {@code --trials}.</li>
  * </ul>

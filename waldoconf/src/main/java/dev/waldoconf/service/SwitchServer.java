@@ -12,7 +12,6 @@ import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.services.Structs;
-import dev.waldoconf.services.SwitchDesk;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -23,10 +22,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * What {@code waldoconf serve} runs for one switch, whatever service it serves (the VLAN service,
- * {@link SwitchService}, or an operator's own .wld program, {@code dev.waldoconf.custom.CustomService}):
+ * {@link VlanSwitchProgram}, or an operator's own .wld program, {@code dev.waldoconf.custom.CustomService}):
  * a networked Waldo host with a {@link FileStorage} transaction log, the service {@link Mounted}
- * on it, a {@link ChangeGuard} in front of its device binding (only operators with the change role
- * may change the switch, and every change is recorded with who made it), listening for operators.
+ * on it (a {@link DeviceService}), a {@link ChangeGuard} in front of its device binding (only
+ * operators with the change role may change the switch, and every change is recorded with who made it), listening for operators.
  * A transaction the previous run left in doubt is asked of the inventory's other services in the
  * background ({@link InDoubtRecovery}).
  *
@@ -142,7 +141,7 @@ public final class SwitchServer implements RunningService {
     }
 
     /**
-     * Starts serving switch {@code name}'s VLAN service ({@link SwitchService}, its journal in
+     * Starts serving switch {@code name}'s VLAN service ({@link VlanSwitchProgram}, its journal in
      * {@code stateDir/journal}): recovers or adopts the switch's state, then listens at {@code
      * listen} (port 0 picks a free one). The server owns {@code device} from here on.
      *
@@ -165,31 +164,8 @@ public final class SwitchServer implements RunningService {
     public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
             NetConfig net, Clock clock, Collection<InetSocketAddress> otherServices, NetLoops loops)
             throws IOException, DeviceException {
-        return start(name, net, Structs::create, listen, clock, otherServices, loops, host -> {
-            SwitchService service = SwitchService.mount(name, host, device, stateDir.resolve("journal"), clock);
-            return new Mounted() {
-                @Override
-                public String annotation() {
-                    return SwitchService.ANNOTATION;
-                }
-
-                @Override
-                public EndpointFactory<?> desk() {
-                    return h -> SwitchDesk.create(h, service.service().ref());
-                }
-
-                @Override
-                public InDoubtRecovery.Participant inDoubt() {
-                    return service.recovery();
-                }
-
-                @Override
-                public void close() {
-                    service.close();
-                    device.close();
-                }
-            };
-        });
+        return start(name, net, Structs::create, listen, clock, otherServices, loops,
+                host -> VlanSwitchProgram.mount(name, host, device, stateDir.resolve("journal"), clock, true));
     }
 
     /**

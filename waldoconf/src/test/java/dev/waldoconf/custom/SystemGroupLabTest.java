@@ -15,6 +15,7 @@ import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.DeviceJournal;
 import dev.waldoconf.service.SwitchServer;
 import dev.waldoconf.service.WaldoConfEngine;
+import dev.waldoconf.snmp.PreImage;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;

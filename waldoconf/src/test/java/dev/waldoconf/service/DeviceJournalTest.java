@@ -3,6 +3,7 @@ package dev.waldoconf.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waldoconf.device.VlanStateFormat;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.service.DeviceJournal.Entry;

@@ -7,6 +7,7 @@ import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.device.HookedVlanDevice;
 import dev.waldoconf.device.MemoryVlanDevice;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
@@ -42,7 +43,7 @@ class TrialLifecycleTest {
     private final InMemoryNetwork network = new InMemoryNetwork();
     private final List<Host> hosts = new ArrayList<>();
     private final List<MemoryVlanDevice> devices = new ArrayList<>();
-    private final List<SwitchService> services = new ArrayList<>();
+    private final List<DeviceService<SwitchState, VlanSwitchProgram>> services = new ArrayList<>();
     private ChangeRunner runner;
     private Host cliHost;
 
@@ -62,21 +63,21 @@ class TrialLifecycleTest {
         return host;
     }
 
-    private SwitchService startService(int index) throws IOException, DeviceException {
+    private DeviceService<SwitchState, VlanSwitchProgram> startService(int index) throws IOException, DeviceException {
         String name = devices.get(index).name();
-        return SwitchService.start(name, host(name + "-" + hosts.size()), devices.get(index),
+        return VlanSwitchProgram.start(name, host(name + "-" + hosts.size()), devices.get(index),
                 stateRoot.resolve(name), Clock.systemUTC());
     }
 
     @AfterEach
     void stop() {
-        services.forEach(SwitchService::close);
+        services.forEach(DeviceService::close);
         hosts.forEach(Host::close);
         network.close();
     }
 
     private List<ChangeRunner.Target> targets() {
-        return services.stream().map(s -> new ChangeRunner.Target(s.name(), s.service().ref())).toList();
+        return services.stream().map(s -> new ChangeRunner.Target(s.name(), s.program().service().ref())).toList();
     }
 
     /** VLAN 20 'voice' untagged on port 5 (moved off VLAN 1), tagged on 8. */
@@ -193,49 +194,17 @@ class TrialLifecycleTest {
         assertThat(deviceStates()).containsOnly(FACTORY);
     }
 
-    /** A switch whose push first runs {@code beforePush}: lets a test act mid-prepare. */
-    private static final class InterruptedDevice implements dev.waldoconf.device.VlanDevice {
-        private final MemoryVlanDevice device;
-        private final Runnable beforePush;
-
-        InterruptedDevice(MemoryVlanDevice device, Runnable beforePush) {
-            this.device = device;
-            this.beforePush = beforePush;
-        }
-
-        @Override
-        public String name() {
-            return device.name();
-        }
-
-        @Override
-        public SwitchState read() throws DeviceException {
-            return device.read();
-        }
-
-        @Override
-        public SwitchState push(SwitchState desired) throws DeviceException {
-            beforePush.run();
-            return device.push(desired);
-        }
-
-        @Override
-        public void close() {
-            device.close();
-        }
-    }
-
     @Test
     void theCoordinatorVanishingBetweenPrepareAndCommitLeavesEverySwitchOldByTheDeadline() throws Exception {
         services.get(2).close();
         hosts.get(2).close();
         java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
-        InterruptedDevice crashing = new InterruptedDevice(devices.get(2), () -> {
+        HookedVlanDevice crashing = new HookedVlanDevice(devices.get(2)).beforePush(() -> {
             if (armed.getAndSet(false)) {
                 cliHost.close();  // the CLI dies while switch 3 prepares; no decision will ever come
             }
         });
-        services.set(2, SwitchService.start("sw-3", host("sw-3-again"), crashing, stateRoot.resolve("sw-3"),
+        services.set(2, VlanSwitchProgram.start("sw-3", host("sw-3-again"), crashing, stateRoot.resolve("sw-3"),
                 Clock.systemUTC()));
         Thread apply = Thread.ofVirtual().start(() -> {
             try {
@@ -248,7 +217,7 @@ class TrialLifecycleTest {
 
         eventually("every switch holds its old state", () -> allDevicesHold(FACTORY));
         eventually("no transaction left holding a switch service", () ->
-                services.stream().allMatch(s -> s.service().host().liveTransactions() == 0));
+                services.stream().allMatch(s -> s.program().service().host().liveTransactions() == 0));
         apply.join(Duration.ofSeconds(30));
     }
 
@@ -284,9 +253,9 @@ class TrialLifecycleTest {
         }
 
         eventually("the confirm backed out on every switch, well before the deadline", () ->
-                services.stream().allMatch(s -> s.service().host().liveTransactions() == 0));
-        for (SwitchService service : services) {
-            assertThat(service.service().pending_trial()).as(service.name()).isEqualTo(change);
+                services.stream().allMatch(s -> s.program().service().host().liveTransactions() == 0));
+        for (DeviceService<SwitchState, VlanSwitchProgram> service : services) {
+            assertThat(service.program().service().pending_trial()).as(service.name()).isEqualTo(change);
         }
         java.nio.file.Files.delete(blockingJournal);  // sw-3's journal works again for the revert
         eventually("every switch reverted at the deadline", () -> allDevicesHold(FACTORY));
@@ -302,7 +271,7 @@ class TrialLifecycleTest {
         hosts.get(1).close();  // the service's host goes away with it, as a killed process would
         services.set(1, startService(1));
 
-        assertThat(services.get(1).service().pending_trial()).isEqualTo(change);
+        assertThat(services.get(1).program().service().pending_trial()).isEqualTo(change);
         eventually("every switch reverted", () -> allDevicesHold(FACTORY));
     }
 }

@@ -1,4 +1,4 @@
-package dev.waldoconf.custom;
+package dev.waldoconf.snmp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.waldo.runtime.Annotation;
 import dev.waldo.runtime.Binding;
 import dev.waldo.runtime.BoundTransaction;
+import dev.waldoconf.device.DeviceException;
+import dev.waldoconf.service.DeviceBinding;
 import dev.waldoconf.service.DeviceJournal;
 import dev.waldoconf.service.TrialRecord;
-import dev.waldoconf.snmp.ScalarValue;
-import dev.waldoconf.snmp.SnmpResponse;
-import dev.waldoconf.snmp.SnmpScalars;
-import dev.waldoconf.snmp.SnmpSession;
-import dev.waldoconf.snmp.SnmpTimeoutException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,10 +31,11 @@ import org.snmp4j.smi.Variable;
 import org.snmp4j.smi.VariableBinding;
 
 /**
- * The scalar binding's two-phase commit and its journal, against an in-memory agent that can
- * refuse objects and stop answering.
+ * The one device binding over the scalar-OID adapter: two-phase commit, the journal, owed undos,
+ * in-doubt entries and trials, against an in-memory agent that can refuse objects and stop
+ * answering.
  */
-class ScalarSnmpBindingTest {
+class ScalarOidAdapterTest {
     private static final String LOCATION = "1.3.6.1.2.1.1.6.0";
     private static final String CONTACT = "1.3.6.1.2.1.1.4.0";
     private static final String COUNT = "1.3.6.1.4.1.32473.1.0";
@@ -45,7 +43,7 @@ class ScalarSnmpBindingTest {
     @TempDir
     Path dir;
     private final MemoryAgent agent = new MemoryAgent();
-    private ScalarSnmpBinding binding;
+    private DeviceBinding<List<PreImage>> binding;
 
     @BeforeEach
     void startBinding() throws Exception {
@@ -53,8 +51,9 @@ class ScalarSnmpBindingTest {
     }
 
     /** A binding as a fresh service run makes it: over the same journal file, after recovery. */
-    private ScalarSnmpBinding restarted() throws Exception {
-        ScalarSnmpBinding started = new ScalarSnmpBinding("edge-1", new SnmpScalars("edge-1", agent), journal());
+    private DeviceBinding<List<PreImage>> restarted() throws Exception {
+        DeviceBinding<List<PreImage>> started =
+                new DeviceBinding<>(new ScalarOidAdapter("edge-1", new SnmpScalars("edge-1", agent)), journal());
         started.recover();
         return started;
     }
@@ -173,7 +172,7 @@ class ScalarSnmpBindingTest {
         BoundTransaction txn = txn(change("location", LOCATION, "rack 4"), change("count", COUNT, 7.0));
         assertThat(binding.prepare(txn).accepted()).isTrue();
 
-        ScalarSnmpBinding next = restarted();
+        DeviceBinding<List<PreImage>> next = restarted();
 
         assertThat(agent.values.get(new OID(LOCATION))).as("kept until the outcome is known")
                 .isEqualTo(new OctetString("rack 4"));
@@ -181,7 +180,7 @@ class ScalarSnmpBindingTest {
             assertThat(entry.key()).endsWith("/t1");
             assertThat(entry.stage()).isEqualTo(DeviceJournal.Stage.PREPARED);
         });
-        ScalarSnmpBinding afterAnother = restarted();
+        DeviceBinding<List<PreImage>> afterAnother = restarted();
         String key = afterAnother.inDoubt().get(0).key();
 
         afterAnother.resolve(key, false);
@@ -193,9 +192,37 @@ class ScalarSnmpBindingTest {
     }
 
     @Test
+    void anInDoubtEntryHoldsReadsOfTheObjectsItSetUntilResolvedAndNoOthers() throws Exception {
+        assertThat(binding.prepare(txn(change("location", LOCATION, "rack 4"))).accepted()).isTrue();
+        DeviceBinding<List<PreImage>> next = restarted();
+
+        assertThatThrownBy(() -> next.load(null, "location", oid(LOCATION))).isInstanceOf(DeviceException.class)
+                .hasMessageContaining("edge-1").hasMessageContaining("'location' cannot be read yet");
+        assertThat(next.load(null, "contact", oid(CONTACT))).isEqualTo("old contact");
+
+        next.resolve(next.inDoubt().get(0).key(), false);
+        assertThat(next.load(null, "location", oid(LOCATION))).isEqualTo("old location");
+    }
+
+    @Test
+    void aStagedTrialLeftInDoubtIsUndecidedForTheTimerAsAStaging() throws Exception {
+        BoundTransaction stage = txn("t1", change("location", LOCATION, "rack 4"), trial("change", "c1"),
+                trial("deadline", 1_900_000_000.0), trial("switches", "edge-1"), trial("outcome", "staged c1"));
+        assertThat(binding.prepare(stage).accepted()).isTrue();
+        List<TrialRecord<?>> deadlines = new ArrayList<>();
+
+        DeviceBinding<List<PreImage>> next = restarted();
+        next.watchDeadlines(deadlines::add);
+
+        assertThat(next.undecided()).as("backed out if still undecided at its deadline").containsExactly(
+                Map.entry("t1", false));
+        assertThat(deadlines).extracting(TrialRecord::trial).containsExactly("c1");
+    }
+
+    @Test
     void anInDoubtTransactionResolvedAsCommittedKeepsTheAgentAsItIs() throws Exception {
         assertThat(binding.prepare(txn(change("location", LOCATION, "rack 4"))).accepted()).isTrue();
-        ScalarSnmpBinding next = restarted();
+        DeviceBinding<List<PreImage>> next = restarted();
 
         next.resolve(next.inDoubt().get(0).key(), true);
 
@@ -209,7 +236,7 @@ class ScalarSnmpBindingTest {
     void aLaterCommitOverridesAnInDoubtPreImageOfTheSameObject() throws Exception {
         assertThat(binding.prepare(txn(change("location", LOCATION, "in doubt"), change("contact", CONTACT,
                 "in doubt too"))).accepted()).isTrue();
-        ScalarSnmpBinding next = restarted();
+        DeviceBinding<List<PreImage>> next = restarted();
         BoundTransaction later = txn("t2", change("location", LOCATION, "later"));
         assertThat(next.prepare(later).accepted()).isTrue();
         next.commit(later);
@@ -225,7 +252,7 @@ class ScalarSnmpBindingTest {
     void inDoubtEntriesOnTheSameObjectAreBackedOutNewestFirst() throws Exception {
         assertThat(binding.prepare(txn(change("location", LOCATION, "first"))).accepted()).isTrue();
         assertThat(restarted().prepare(txn(change("location", LOCATION, "second"))).accepted()).isTrue();
-        ScalarSnmpBinding third = restarted();
+        DeviceBinding<List<PreImage>> third = restarted();
         List<String> keys = third.inDoubt().stream().map(DeviceJournal.Entry::key).toList();
         assertThat(keys).hasSize(2);
 
@@ -264,10 +291,10 @@ class ScalarSnmpBindingTest {
                 List.of("switch-edge-2", "operator-1"));
         assertThat(binding.prepare(txn).accepted()).isTrue();
 
-        ScalarSnmpBinding next = restarted();
+        DeviceBinding<List<PreImage>> next = restarted();
 
         assertThat(next.inDoubt()).singleElement().satisfies(entry ->
-                assertThat(ScalarSnmpBinding.transactionId(entry.key())).isEqualTo("3.9"));
+                assertThat(DeviceBinding.transactionId(entry.key())).isEqualTo("3.9"));
         assertThat(readJournal()).doesNotContain("switch-edge-2").doesNotContain("peer");
     }
 
@@ -280,8 +307,8 @@ class ScalarSnmpBindingTest {
         assertThat(binding.prepare(stage).accepted()).isTrue();
         binding.commit(stage);
 
-        assertThat(binding.trial().trial()).isEqualTo("c1");
-        assertThat(binding.trial().switches()).containsExactly("edge-1", "edge-2");
+        assertThat(binding.committed().trial()).isEqualTo("c1");
+        assertThat(binding.committed().switches()).containsExactly("edge-1", "edge-2");
         assertThat(deadlines).extracting(TrialRecord::deadlineEpochSeconds).containsOnly(1_900_000_000L);
         BoundTransaction other = txn("t2", change("location", LOCATION, "rack 5"));
         Binding.Vote blocked = binding.prepare(other);
@@ -293,8 +320,8 @@ class ScalarSnmpBindingTest {
         binding.commit(revert);
 
         assertThat(agent.values.get(new OID(LOCATION))).isEqualTo(new OctetString("old location"));
-        assertThat(binding.trial().hasTrial()).isFalse();
-        assertThat(restarted().trial().hasTrial()).as("journaled").isFalse();
+        assertThat(binding.committed().hasTrial()).isFalse();
+        assertThat(restarted().committed().hasTrial()).as("journaled").isFalse();
     }
 
     @Test
@@ -303,15 +330,19 @@ class ScalarSnmpBindingTest {
                 trial("deadline", 1_900_000_000.0), trial("switches", "edge-1"), trial("outcome", "staged c1"));
         assertThat(binding.prepare(stage).accepted()).isTrue();
 
-        ScalarSnmpBinding inDoubt = restarted();
-        assertThat(inDoubt.trial().hasTrial()).as("not committed yet").isFalse();
+        DeviceBinding<List<PreImage>> inDoubt = restarted();
+        assertThat(inDoubt.committed()).as("not committed yet").isNull();
         inDoubt.resolve(inDoubt.inDoubt().get(0).key(), true);
-        assertThat(inDoubt.trial().trial()).isEqualTo("c1");
+        assertThat(inDoubt.committed().trial()).isEqualTo("c1");
 
-        ScalarSnmpBinding again = restarted();
-        assertThat(again.trial().trial()).isEqualTo("c1");
-        assertThat(again.trial().before()).singleElement().satisfies(preImage ->
+        DeviceBinding<List<PreImage>> again = restarted();
+        assertThat(again.committed().trial()).isEqualTo("c1");
+        assertThat(again.committed().before()).singleElement().satisfies(preImage ->
                 assertThat(preImage.old()).isEqualTo(new ScalarValue.Text("old location")));
+    }
+
+    private static Annotation oid(String oid) {
+        return new Annotation("snmp", Map.of("oid", oid));
     }
 
     private static BoundTransaction.Change trial(String field, Object after) {

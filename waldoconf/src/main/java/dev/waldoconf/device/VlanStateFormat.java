@@ -1,6 +1,7 @@
-package dev.waldoconf.service;
+package dev.waldoconf.device;
 
 import dev.waldoconf.model.PortRanges;
+import dev.waldoconf.service.DeviceJournal;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import java.net.URLDecoder;
@@ -16,8 +17,9 @@ import java.util.TreeSet;
  * ({@code vlan ID NAME TAGGED UNTAGGED}, the name URL-encoded, port ranges or '-') and one per PVID
  * ({@code pvid PORT VLAN}).
  */
-final class VlanStateFormat implements DeviceJournal.StateFormat<SwitchState> {
-    static final VlanStateFormat INSTANCE = new VlanStateFormat();
+public final class VlanStateFormat implements DeviceJournal.StateFormat<SwitchState> {
+    /** The one instance: the format has no settings. */
+    public static final VlanStateFormat INSTANCE = new VlanStateFormat();
 
     private VlanStateFormat() {
     }

@@ -1,7 +1,6 @@
-package dev.waldoconf.custom;
+package dev.waldoconf.snmp;
 
 import dev.waldoconf.service.DeviceJournal;
-import dev.waldoconf.snmp.ScalarValue;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
