@@ -62,6 +62,9 @@ public final class NetTransport implements Transport {
     private volatile Function<Object, String> callCheck = request -> null;
     private volatile boolean closed;
     private ScheduledFuture<?> ticks;
+    /** The shared I/O threads this host runs on, whose batches tick it; null on a thread of its own. */
+    private final NetLoops shared;
+    private volatile Runnable tick;
 
     /** A transport for host {@code config.hostId()}; Waldo struct values are rebuilt with {@code structs}. */
     public NetTransport(NetConfig config, StructResolver structs) {
@@ -83,6 +86,7 @@ public final class NetTransport implements Transport {
                 : NetNode.start(config, linkEvents, codec, serialBase, shared);
         this.loop = node.group().next();
         this.events = shared == null ? null : new SerialExecutor("waldo-events-" + config.hostId());
+        this.shared = shared;
     }
 
     /** Runs {@code event} for the host, from the I/O thread: at once, or queued for the host's own thread. */
@@ -227,7 +231,21 @@ public final class NetTransport implements Transport {
     @Override
     public void start(Receiver receiver) {
         this.receiver = receiver;
-        ticks = loop.scheduleAtFixedRate(() -> hear(receiver::onTick), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        if (shared == null) {
+            ticks = loop.scheduleAtFixedRate(receiver::onTick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        // On shared threads the loops' batch ticks every host (see NetLoops): the receiver takes
+        // its core's lock for every event, so a tick from the batch's thread is safe beside the
+        // events this host's own thread hears. A host whose thread is at work now (it may be
+        // writing its log, holding that lock) skips this tick rather than stall the batch for
+        // every other host; the next tick comes one period later.
+        tick = () -> {
+            if (!closed && !events.busy()) {
+                receiver.onTick();
+            }
+        };
+        shared.tickEvery(tick);
     }
 
     @Override
@@ -270,6 +288,9 @@ public final class NetTransport implements Transport {
         closed = true;
         if (ticks != null) {
             ticks.cancel(false);
+        }
+        if (tick != null) {
+            shared.stopTicking(tick);
         }
         node.close();
     }

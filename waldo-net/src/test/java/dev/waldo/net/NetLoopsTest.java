@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -125,6 +126,63 @@ class NetLoopsTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    void everySharedHostIsTickedByTheLoopsBatchUntilItCloses() {
+        try (NetLoops loops = NetLoops.create(1, "agent-io")) {
+            NetHost a = shared("switch-a", loops);
+            NetHost b = shared("switch-b", loops);
+            assertThat(loops.tickers()).as("one tick per host in the shared batch").isEqualTo(2);
+            a.close();
+            assertThat(loops.tickers()).isEqualTo(1);
+            b.close();
+            assertThat(loops.tickers()).isZero();
+        }
+    }
+
+    /**
+     * The batch ticks every host on one thread: a tick that fails must not stop the others, and a
+     * batch stuck in one tick must not let further batches start and pile up behind it.
+     */
+    @Test
+    void aFailingTickStopsNoOtherAndAStuckBatchIsNotJoinedByMore() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io")) {
+            AtomicInteger counted = new AtomicInteger();
+            loops.tickEvery(() -> {
+                throw new IllegalStateException("a broken host's tick");
+            });
+            loops.tickEvery(counted::incrementAndGet);
+            awaitAtLeast(counted, 3);
+
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger stuckRuns = new AtomicInteger();
+            loops.tickEvery(() -> {
+                stuckRuns.incrementAndGet();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitAtLeast(stuckRuns, 1);
+            int whileStuck = counted.get();
+            Thread.sleep(10 * NetTransport.TICK_MS);
+            assertThat(stuckRuns.get()).as("batches started while one was stuck").isEqualTo(1);
+            assertThat(counted.get()).as("ticks run while the batch was stuck").isLessThanOrEqualTo(whileStuck + 1);
+
+            release.countDown();
+            awaitAtLeast(stuckRuns, 2);
+            awaitAtLeast(counted, whileStuck + 2);
+        }
+    }
+
+    /** Waits, at most a minute, until {@code counter} reaches {@code least}. */
+    private static void awaitAtLeast(AtomicInteger counter, int least) throws InterruptedException {
+        for (int i = 0; i < 600 && counter.get() < least; i++) {
+            Thread.sleep(100);
+        }
+        assertThat(counter.get()).isGreaterThanOrEqualTo(least);
     }
 
     @Test
