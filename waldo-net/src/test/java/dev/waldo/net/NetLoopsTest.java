@@ -9,7 +9,9 @@ import dev.waldo.runtime.core.StorageRecord;
 import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.storage.Storage;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -125,6 +127,31 @@ class NetLoopsTest {
             assertThat(onA).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(2.0);
         } finally {
             release.countDown();
+        }
+    }
+
+    /**
+     * A host on several I/O threads of its own (an operator linked to many services) spreads its
+     * links over them and still commits a transaction on each.
+     */
+    @Test
+    void aHostWithSeveralIoThreadsOfItsOwnSpreadsItsLinksOverThemAndCommitsOnEach() throws Exception {
+        try (NetHost a = NetHost.start(config("switch-a"));
+             NetHost b = NetHost.start(config("switch-b"));
+             NetHost c = NetHost.start(config("switch-c"));
+             NetHost d = NetHost.start(config("switch-d"));
+             NetHost operator = NetHost.start(config("operator").withIoThreads(2))) {
+            List<NetHost> services = List.of(a, b, c, d);
+            for (int i = 0; i < services.size(); i++) {
+                PeerEndpoint desk = operator.connect(services.get(i).listen(LOOPBACK, PeerEndpoint::create, null),
+                        PeerEndpoint::create);
+                assertThat(desk.bump(i + 1)).as("a transaction on switch %d", i).isEqualTo(2.0 * (i + 1));
+            }
+            Set<Object> threads = new HashSet<>();
+            for (String id : List.of("switch-a", "switch-b", "switch-c", "switch-d")) {
+                threads.add(operator.transport().link(id).channel().eventLoop());
+            }
+            assertThat(threads).as("I/O threads carrying the operator's four links").hasSize(2);
         }
     }
 
