@@ -24,9 +24,12 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
     /**
      * Where TLS runs the slow steps of a handshake (validating the peer's certificate chain in Java):
      * on virtual threads, off the I/O thread, so that one I/O thread carrying many links keeps
-     * reading, writing and heartbeating them while handshakes are validated on every core.
+     * reading, writing and heartbeating them while handshakes are validated on every core. Made on
+     * first use, so that a pipeline without TLS never starts the virtual-thread machinery.
      */
-    private static final Executor HANDSHAKE_TASKS = Executors.newVirtualThreadPerTaskExecutor();
+    private static final class HandshakeTasks {
+        static final Executor EXECUTOR = Executors.newVirtualThreadPerTaskExecutor();
+    }
     private final NetConfig config;
     private final SslContext tls;
     private final PeerPins pins;
@@ -71,7 +74,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast("traffic", traffic);
         if (tls != null) {
-            pipeline.addLast("tls", tls.newHandler(channel.alloc(), HANDSHAKE_TASKS));
+            pipeline.addLast("tls", tls.newHandler(channel.alloc(), HandshakeTasks.EXECUTOR));
         }
         // Messages written while reading a burst of frames leave in one flush when
         // the read completes: one system call, and under TLS one record instead of
