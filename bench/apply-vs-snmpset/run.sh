@@ -13,7 +13,9 @@
 #   SIZES="8" PROFILES="fast" bench/apply-vs-snmpset/run.sh
 #   SIZES="512 1000" bench/apply-vs-snmpset/run.sh     # larger labs take minutes to start
 #
-# Environment: SIZES, PROFILES, PARALLEL (16), REFUSE_SIZES (8 48), TIMEOUT_S (per command, 600).
+# Environment: SIZES, PROFILES, PARALLEL (16), REFUSE_SIZES (8 48), TIMEOUT_S (per command, 600),
+# KEEP_LOGS (a folder for the lab's log and the output of an apply that failed; a failed apply is
+# reported in the table and the loops still run).
 # Needs snmpset/snmpget/snmpwalk (Debian package `snmp`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -112,6 +114,14 @@ fresh_lab() {
   exit 1
 }
 
+# Copies the lab's log and the failed command's output of the lab in $1 to $KEEP_LOGS/$2-*, if set.
+keep_logs() {
+  [ -n "${KEEP_LOGS:-}" ] || return 0
+  mkdir -p "$KEEP_LOGS"
+  cp "$1/lab.log" "$KEEP_LOGS/$2-lab.log" 2>/dev/null || true
+  cp "$work/run.log" "$KEEP_LOGS/$2-apply.log"
+}
+
 # Sends one control command to switch $2 of the lab in $1 (bash's /dev/tcp: no nc needed).
 control() {
   local address host port reply
@@ -196,17 +206,27 @@ for profile in $PROFILES; do
     fresh_lab "$size" "$profile" "$dir"
     setter="$(write_setter "$dir")"
     run_approach waldoconf "$dir"
-    [ "$status" = 0 ] || { echo "error: waldoconf apply failed:" >&2; tail -20 "$work/run.log" >&2; exit 1; }
-    apply_ms="$took_ms"; apply_cpu="$cpu_ms"
-    reference="$(state_of_first "$dir")"
-    [ "$(changed_count "$dir")" = "$size" ] || { echo "error: waldoconf apply left switches unchanged" >&2; exit 1; }
-    log "$profile/$size: waldoconf apply $apply_ms ms (cpu $apply_cpu ms)"
+    apply_ms="$took_ms"; apply_cpu="$cpu_ms"; apply_failure=""
+    if [ "$status" != 0 ]; then
+      # A failed apply is a result too: it goes in the table (and its logs to $KEEP_LOGS), and the
+      # loops still run, so that the row says what they cost at this size.
+      apply_failure="$(grep -m1 '^error' "$work/run.log" | cut -c1-100)"
+      echo "error: waldoconf apply failed (exit $status):" >&2; tail -5 "$work/run.log" >&2
+      keep_logs "$dir" "$profile-$size"
+      reference=""
+    else
+      reference="$(state_of_first "$dir")"
+      [ "$(changed_count "$dir")" = "$size" ] || { echo "error: waldoconf apply left switches unchanged" >&2; exit 1; }
+    fi
+    log "$profile/$size: waldoconf apply $apply_ms ms (cpu $apply_cpu ms), exit $status"
     same="yes"
     for approach in sequential parallel; do
       fresh_lab "$size" "$profile" "$dir"
       run_approach "$approach" "$dir" "$setter"
       [ "$status" = 0 ] || { echo "error: $approach snmpset failed:" >&2; tail -5 "$work/run.log" >&2; exit 1; }
-      if [ "$(state_of_first "$dir")" != "$reference" ]; then
+      if [ -z "$reference" ]; then
+        same="n/a"
+      elif [ "$(state_of_first "$dir")" != "$reference" ]; then
         same="no"
         diff <(echo "$reference") <(state_of_first "$dir") >&2 || true
       fi
@@ -216,9 +236,14 @@ for profile in $PROFILES; do
     done
     timeout 120 bin/waldoconf lab down --dir "$dir" >/dev/null 2>&1 || true
     awk -v p="$profile" -v n="$size" -v w="$apply_ms" -v s="$loop_ms" -v x="$xargs_ms" -v wc="$apply_cpu" \
-        -v sc="$loop_cpu" -v xc="$xargs_cpu" -v same="$same" 'BEGIN {
-        printf "| %s | %d | %d (%d) | %d (%d) | %d (%d) | %.2f | %.2f | %s |\n",
-        p, n, w, wc, s, sc, x, xc, s / w, w / x, same }'
+        -v sc="$loop_cpu" -v xc="$xargs_cpu" -v same="$same" -v failed="$apply_failure" 'BEGIN {
+        if (failed != "") {
+          printf "| %s | %d | FAILED after %d (%d): %s | %d (%d) | %d (%d) | - | - | %s |\n",
+            p, n, w, wc, failed, s, sc, x, xc, same
+        } else {
+          printf "| %s | %d | %d (%d) | %d (%d) | %d (%d) | %.2f | %.2f | %s |\n",
+            p, n, w, wc, s, sc, x, xc, s / w, w / x, same
+        } }'
   done
 done
 echo

@@ -16,9 +16,15 @@ import java.util.Set;
  * @param acceptedRoles under {@link Security#MUTUAL}, the roles of which a peer's certificate must carry
  *     at least one, or empty to accept every peer the CA signed; ignored in the other modes, where
  *     certificates carry no roles anyone vouched for
+ * @param ioThreads the I/O threads of a host that runs on threads of its own: with 1 (the default)
+ *     it hears every event on that thread; with more, its links are spread over them and it hears
+ *     its events, in order, on a serial executor of its own (for a host linked to a thousand peers,
+ *     such as an operator changing a thousand switches, whose one thread would otherwise carry every
+ *     handshake, message and heartbeat). Ignored on shared {@link NetLoops}.
  */
 public record NetConfig(String hostId, Path stateDir, Security security, int maxFrameBytes,
-                        long heartbeatPeriodMs, long heartbeatTimeoutMs, Set<String> acceptedRoles) {
+                        long heartbeatPeriodMs, long heartbeatTimeoutMs, Set<String> acceptedRoles,
+                        int ioThreads) {
     /** 1 MiB: far above any sequence delta, small enough that a hostile peer cannot exhaust memory. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
     /** Heartbeat period when none is given. */
@@ -30,7 +36,7 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
      * Checks the settings.
      *
      * @throws IllegalArgumentException if the host id is empty, the frame limit under 64 bytes,
-     *     or the heartbeat timeout not longer than its period
+     *     the heartbeat timeout not longer than its period, or no I/O thread is asked for
      */
     public NetConfig {
         Objects.requireNonNull(hostId, "hostId");
@@ -47,18 +53,21 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
             throw new IllegalArgumentException("need 0 < heartbeatPeriodMs < heartbeatTimeoutMs, got "
                     + heartbeatPeriodMs + " and " + heartbeatTimeoutMs);
         }
+        if (ioThreads < 1) {
+            throw new IllegalArgumentException("need at least one I/O thread, got " + ioThreads);
+        }
     }
 
     /** The defaults: self-signed TLS, 1 MiB frames, 1 s heartbeats, 3 s timeout. */
     public static NetConfig defaults(String hostId, Path stateDir) {
         return new NetConfig(hostId, stateDir, Security.SELF_SIGNED, DEFAULT_MAX_FRAME_BYTES,
-                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS, Set.of());
+                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS, Set.of(), 1);
     }
 
     /** This configuration with another TLS mode. */
     public NetConfig withSecurity(Security mode) {
         return new NetConfig(hostId, stateDir, mode, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs,
-                acceptedRoles);
+                acceptedRoles, ioThreads);
     }
 
     /** This configuration with TLS off ({@code --insecure}). */
@@ -68,7 +77,8 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
 
     /** This configuration with another heartbeat period and timeout. */
     public NetConfig withHeartbeat(long periodMs, long timeoutMs) {
-        return new NetConfig(hostId, stateDir, security, maxFrameBytes, periodMs, timeoutMs, acceptedRoles);
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, periodMs, timeoutMs, acceptedRoles,
+                ioThreads);
     }
 
     /**
@@ -76,11 +86,19 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
      * {@code roles} (see {@link CertificateAuthority#issueHost}).
      */
     public NetConfig withAcceptedRoles(Set<String> roles) {
-        return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs, roles);
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs, roles,
+                ioThreads);
     }
 
     /** This configuration with another frame limit. */
     public NetConfig withMaxFrameBytes(int bytes) {
-        return new NetConfig(hostId, stateDir, security, bytes, heartbeatPeriodMs, heartbeatTimeoutMs, acceptedRoles);
+        return new NetConfig(hostId, stateDir, security, bytes, heartbeatPeriodMs, heartbeatTimeoutMs, acceptedRoles,
+                ioThreads);
+    }
+
+    /** This configuration with {@code threads} I/O threads for a host on threads of its own. */
+    public NetConfig withIoThreads(int threads) {
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs,
+                acceptedRoles, threads);
     }
 }

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * The runtime's {@link Transport} over TCP: one {@link NetNode} with a single
  * I/O thread, so that every event the host receives (messages, links going
  * down and up, ticks) arrives on that one thread, in order, as the contract
- * requires. On I/O threads shared with other hosts ({@link NetLoops}) the
- * events are handed, in the same order, to a serial executor of the host's
- * own, because the host blocks while it persists its votes and decisions. Messages to a host travel on the one link to it, so they arrive in
+ * requires. On I/O threads shared with other hosts ({@link NetLoops}), or on
+ * several of its own ({@link NetConfig#ioThreads}), the events are handed, in
+ * the same order, to a serial executor of the host's own, because the host blocks while it persists its votes and decisions. Messages to a host travel on the one link to it, so they arrive in
  * the order sent; when the link fails the host hears {@code onLinkDown}, and
  * connections this host opened are dialed again until the peer is back, so a
  * commit decision reaches a participant that was unreachable for a while.
@@ -62,6 +62,9 @@ public final class NetTransport implements Transport {
     private volatile Function<Object, String> callCheck = request -> null;
     private volatile boolean closed;
     private ScheduledFuture<?> ticks;
+    /** The shared I/O threads this host runs on, whose batches tick it; null on a thread of its own. */
+    private final NetLoops shared;
+    private volatile Runnable tick;
 
     /** A transport for host {@code config.hostId()}; Waldo struct values are rebuilt with {@code structs}. */
     public NetTransport(NetConfig config, StructResolver structs) {
@@ -79,10 +82,14 @@ public final class NetTransport implements Transport {
         ValueCodec values = new ValueCodec(structs);
         this.linkEvents = new LinkEvents();
         Supplier<ChannelHandler> codec = () -> new ProtocolCodec(localHost, hosts, guard, values);
-        this.node = shared == null ? NetNode.start(config, linkEvents, 1, codec, serialBase)
+        this.node = shared == null ? NetNode.start(config, linkEvents, config.ioThreads(), codec, serialBase)
                 : NetNode.start(config, linkEvents, codec, serialBase, shared);
         this.loop = node.group().next();
-        this.events = shared == null ? null : new SerialExecutor("waldo-events-" + config.hostId());
+        // One thread of its own hears everything in order by itself; links on several threads
+        // (shared ones, or more than one of its own) hand their events to one serial executor.
+        this.events = shared == null && config.ioThreads() == 1 ? null
+                : new SerialExecutor("waldo-events-" + config.hostId());
+        this.shared = shared;
     }
 
     /** Runs {@code event} for the host, from the I/O thread: at once, or queued for the host's own thread. */
@@ -227,7 +234,21 @@ public final class NetTransport implements Transport {
     @Override
     public void start(Receiver receiver) {
         this.receiver = receiver;
-        ticks = loop.scheduleAtFixedRate(() -> hear(receiver::onTick), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        if (shared == null) {
+            ticks = loop.scheduleAtFixedRate(() -> hear(receiver::onTick), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        // On shared threads the loops' batch ticks every host (see NetLoops): the receiver takes
+        // its core's lock for every event, so a tick from the batch's thread is safe beside the
+        // events this host's own thread hears. A host whose thread is at work now (it may be
+        // writing its log, holding that lock) skips this tick rather than stall the batch for
+        // every other host; the next tick comes one period later.
+        tick = () -> {
+            if (!closed && !events.busy()) {
+                receiver.onTick();
+            }
+        };
+        shared.tickEvery(tick);
     }
 
     @Override
@@ -270,6 +291,9 @@ public final class NetTransport implements Transport {
         closed = true;
         if (ticks != null) {
             ticks.cancel(false);
+        }
+        if (tick != null) {
+            shared.stopTicking(tick);
         }
         node.close();
     }

@@ -31,6 +31,11 @@ final class SerialExecutor implements Executor {
         }
     }
 
+    /** Whether a task runs or waits now (the host's event thread is at work). */
+    boolean busy() {
+        return draining.get();
+    }
+
     private void drain() {
         do {
             for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {

@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
 
 /**
  * The TLS contexts of one host: one for connections it accepts, one for
@@ -32,8 +33,10 @@ record TlsContexts(SslContext server, SslContext client) {
                     .keyManager(credentials.key(), credentials.certificate())
                     .endpointIdentificationAlgorithm(null);
             if (credentials.authority() != null) {
-                server.trustManager(credentials.authority());
-                client.trustManager(credentials.authority());
+                // One validation per distinct chain for the whole process (see VerifiedChains).
+                TrustManager authority = VerifiedChains.of(credentials.authority());
+                server.trustManager(authority);
+                client.trustManager(authority);
             } else {
                 // Self-signed peers cannot be checked against a CA; the handshake
                 // handler pins their certificate by host id instead.

@@ -9,6 +9,8 @@ import io.netty.handler.codec.protobuf.ProtobufDecoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -19,6 +21,15 @@ import java.util.function.Supplier;
  * handler that talks to the node.
  */
 final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
+    /**
+     * Where TLS runs the slow steps of a handshake (validating the peer's certificate chain in Java):
+     * on virtual threads, off the I/O thread, so that one I/O thread carrying many links keeps
+     * reading, writing and heartbeating them while handshakes are validated on every core. Made on
+     * first use, so that a pipeline without TLS never starts the virtual-thread machinery.
+     */
+    private static final class HandshakeTasks {
+        static final Executor EXECUTOR = Executors.newVirtualThreadPerTaskExecutor();
+    }
     private final NetConfig config;
     private final SslContext tls;
     private final PeerPins pins;
@@ -63,7 +74,7 @@ final class WaldoChannelInitializer extends ChannelInitializer<Channel> {
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast("traffic", traffic);
         if (tls != null) {
-            pipeline.addLast("tls", tls.newHandler(channel.alloc()));
+            pipeline.addLast("tls", tls.newHandler(channel.alloc(), HandshakeTasks.EXECUTOR));
         }
         // Messages written while reading a burst of frames leave in one flush when
         // the read completes: one system call, and under TLS one record instead of

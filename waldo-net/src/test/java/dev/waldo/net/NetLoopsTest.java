@@ -9,9 +9,12 @@ import dev.waldo.runtime.core.StorageRecord;
 import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.storage.Storage;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -125,6 +128,88 @@ class NetLoopsTest {
         } finally {
             release.countDown();
         }
+    }
+
+    /**
+     * A host on several I/O threads of its own (an operator linked to many services) spreads its
+     * links over them and still commits a transaction on each.
+     */
+    @Test
+    void aHostWithSeveralIoThreadsOfItsOwnSpreadsItsLinksOverThemAndCommitsOnEach() throws Exception {
+        try (NetHost a = NetHost.start(config("switch-a"));
+             NetHost b = NetHost.start(config("switch-b"));
+             NetHost c = NetHost.start(config("switch-c"));
+             NetHost d = NetHost.start(config("switch-d"));
+             NetHost operator = NetHost.start(config("operator").withIoThreads(2))) {
+            List<NetHost> services = List.of(a, b, c, d);
+            for (int i = 0; i < services.size(); i++) {
+                PeerEndpoint desk = operator.connect(services.get(i).listen(LOOPBACK, PeerEndpoint::create, null),
+                        PeerEndpoint::create);
+                assertThat(desk.bump(i + 1)).as("a transaction on switch %d", i).isEqualTo(2.0 * (i + 1));
+            }
+            Set<Object> threads = new HashSet<>();
+            for (String id : List.of("switch-a", "switch-b", "switch-c", "switch-d")) {
+                threads.add(operator.transport().link(id).channel().eventLoop());
+            }
+            assertThat(threads).as("I/O threads carrying the operator's four links").hasSize(2);
+        }
+    }
+
+    @Test
+    void everySharedHostIsTickedByTheLoopsBatchUntilItCloses() {
+        try (NetLoops loops = NetLoops.create(1, "agent-io")) {
+            NetHost a = shared("switch-a", loops);
+            NetHost b = shared("switch-b", loops);
+            assertThat(loops.tickers()).as("one tick per host in the shared batch").isEqualTo(2);
+            a.close();
+            assertThat(loops.tickers()).isEqualTo(1);
+            b.close();
+            assertThat(loops.tickers()).isZero();
+        }
+    }
+
+    /**
+     * The batch ticks every host on one thread: a tick that fails must not stop the others, and a
+     * batch stuck in one tick must not let further batches start and pile up behind it.
+     */
+    @Test
+    void aFailingTickStopsNoOtherAndAStuckBatchIsNotJoinedByMore() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io")) {
+            AtomicInteger counted = new AtomicInteger();
+            loops.tickEvery(() -> {
+                throw new IllegalStateException("a broken host's tick");
+            });
+            loops.tickEvery(counted::incrementAndGet);
+            awaitAtLeast(counted, 3);
+
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger stuckRuns = new AtomicInteger();
+            loops.tickEvery(() -> {
+                stuckRuns.incrementAndGet();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitAtLeast(stuckRuns, 1);
+            int whileStuck = counted.get();
+            Thread.sleep(10 * NetTransport.TICK_MS);
+            assertThat(stuckRuns.get()).as("batches started while one was stuck").isEqualTo(1);
+            assertThat(counted.get()).as("ticks run while the batch was stuck").isLessThanOrEqualTo(whileStuck + 1);
+
+            release.countDown();
+            awaitAtLeast(stuckRuns, 2);
+            awaitAtLeast(counted, whileStuck + 2);
+        }
+    }
+
+    /** Waits, at most a minute, until {@code counter} reaches {@code least}. */
+    private static void awaitAtLeast(AtomicInteger counter, int least) throws InterruptedException {
+        for (int i = 0; i < 600 && counter.get() < least; i++) {
+            Thread.sleep(100);
+        }
+        assertThat(counter.get()).isGreaterThanOrEqualTo(least);
     }
 
     @Test

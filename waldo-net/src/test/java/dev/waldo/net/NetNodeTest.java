@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -108,6 +109,39 @@ class NetNodeTest {
             assertThatThrownBy(() -> c.connect(address).get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class);
             assertThat(aEvents.ups.poll(500, TimeUnit.MILLISECONDS)).isNull();
+        }
+    }
+
+    /**
+     * An operator connecting to many hosts of one process (a site agent's switches) presents the
+     * same chain to each: it is validated once for the process, not once per host, and a chain
+     * from another CA is still refused.
+     */
+    @Test
+    void mutualTlsValidatesEachDistinctChainOnceForTheProcessAndStillRefusesStrangers() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create(state.resolve("ca"), "test CA");
+        for (String host : List.of("operator", "s1", "s2", "s3")) {
+            ca.issueHost(host, Set.of(), state.resolve(host));
+        }
+        CertificateAuthority.create(state.resolve("rogue-ca"), "rogue CA")
+                .issueHost("mallory", Set.of(), state.resolve("mallory"));
+        int before = VerifiedChains.remembered();
+        try (NetNode operator = NetNode.start(config("operator", Security.MUTUAL), new RecordingListener(), 1);
+             NetNode s1 = NetNode.start(config("s1", Security.MUTUAL), new RecordingListener(), 1);
+             NetNode s2 = NetNode.start(config("s2", Security.MUTUAL), new RecordingListener(), 1);
+             NetNode s3 = NetNode.start(config("s3", Security.MUTUAL), new RecordingListener(), 1);
+             NetNode mallory = NetNode.start(config("mallory", Security.MUTUAL), new RecordingListener(), 1)) {
+            for (NetNode service : List.of(s1, s2, s3)) {
+                assertThat(operator.connect(service.listen(LOOPBACK)).get(10, TimeUnit.SECONDS).hostId())
+                        .isEqualTo(service.config().hostId());
+            }
+            assertThat(VerifiedChains.remembered() - before)
+                    .as("the three services' chains, and the operator's chain once for all three").isEqualTo(4);
+
+            InetSocketAddress s1Again = s1.listen(LOOPBACK);
+            assertThatThrownBy(() -> mallory.connect(s1Again).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(VerifiedChains.remembered() - before).as("nothing remembered of a refused chain").isEqualTo(4);
         }
     }
 

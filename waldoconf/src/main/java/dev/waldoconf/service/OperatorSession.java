@@ -59,6 +59,14 @@ public final class OperatorSession implements AutoCloseable {
     static final long HEARTBEAT_PERIOD_MS = 1_000;
     static final long HEARTBEAT_TIMEOUT_MS = 10_000;
 
+    /**
+     * The operator host's I/O threads, one per core: its links to a thousand services are spread over
+     * them. On one thread, every handshake, every message and the heartbeats of all links took turns,
+     * and encoding the prepares of a 1,000-switch change there kept heartbeats from going out for
+     * longer than the services wait (3 s), so they dropped the operator's links.
+     */
+    static final int IO_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+
     private final NetHost net;
     private final Map<String, EndpointRef> desks;
     private final Map<String, String> unreachable;
@@ -131,7 +139,8 @@ public final class OperatorSession implements AutoCloseable {
      */
     public static OperatorSession open(NetConfig config, ServiceKind kind, Map<String, InetSocketAddress> services,
             ProgressListener progress) {
-        NetHost net = NetHost.start(config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS), kind.structs());
+        NetHost net = NetHost.start(config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS)
+                .withIoThreads(IO_THREADS), kind.structs());
         try {
             Map<InetSocketAddress, List<String>> byAddress = new LinkedHashMap<>();
             services.forEach((name, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(name));

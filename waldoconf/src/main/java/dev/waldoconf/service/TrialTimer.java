@@ -5,10 +5,13 @@ import dev.waldo.runtime.WaldoException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * the trial is gone and nothing it could depend on is left in doubt. Both rules converge: a staged
  * change that some services did commit reverts on them at this same deadline, since no confirm can
  * succeed without this service; a confirm or revert in doubt had every participant's yes.
+ *
+ * <p>Every timer of the process shares one scheduling thread ({@code trial-timers}): a site agent
+ * serving a thousand switches would otherwise hold a thousand idle threads for deadlines that are
+ * rarely pending. The scheduler only keeps time; each timer's work (which reads journals and may
+ * wait on its device) runs on a virtual thread, one task of a timer at a time, so a slow switch
+ * delays neither the other switches' deadlines nor the clock.
  */
 public final class TrialTimer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TrialTimer.class);
@@ -60,8 +69,14 @@ public final class TrialTimer implements AutoCloseable {
     private final Host host;
     private final Clock clock;
     private final Trials trials;
-    private final ScheduledExecutorService timer;
+    /** Keeps time for every timer of the process; a closed timer's tasks leave its queue at once. */
+    private static final ScheduledThreadPoolExecutor SCHEDULER = scheduler();
+
     private final AtomicBoolean reverting = new AtomicBoolean();
+    /** One task of this timer at a time, as on the thread of its own each timer once had. */
+    private final ReentrantLock running = new ReentrantLock();
+    private final Set<ScheduledFuture<?>> scheduled = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     /**
      * A timer for the service of {@code name} on {@code host}.
@@ -73,20 +88,68 @@ public final class TrialTimer implements AutoCloseable {
         this.host = host;
         this.clock = clock;
         this.trials = trials;
-        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("trial-expiry-" + name).factory());
+    }
+
+    private static ScheduledThreadPoolExecutor scheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().daemon().name("trial-timers").factory());
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
+
+    /** How many tasks every timer of the process has scheduled now (for tests of the sharing). */
+    static int scheduledTasks() {
+        return SCHEDULER.getQueue().size();
     }
 
     /** Checks {@code record}'s trial at its deadline (at once if it has passed). */
     public void checkAtDeadline(TrialRecord<?> record) {
         long delayMs = Math.max(0, record.deadlineEpochSeconds() * 1000 - clock.millis());
-        timer.schedule(() -> expire(record.trial()), delayMs, TimeUnit.MILLISECONDS);
+        after(delayMs, () -> expire(record.trial()));
     }
 
-    /** Runs {@code task} on the timer every {@link #RECHECK_INTERVAL} (putting a device right). */
+    /**
+     * Runs {@code task} every {@link #RECHECK_INTERVAL} (putting a device right), each run that
+     * long after the previous one ended.
+     */
     public void everyRecheck(Runnable task) {
-        timer.scheduleWithFixedDelay(task, RECHECK_INTERVAL.toMillis(), RECHECK_INTERVAL.toMillis(),
-                TimeUnit.MILLISECONDS);
+        after(RECHECK_INTERVAL.toMillis(), () -> {
+            try {
+                task.run();
+            } finally {
+                everyRecheck(task);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code task} for this timer after {@code delayMs}, on a virtual thread, never at the same
+     * time as another of its tasks; nothing once the timer is closed.
+     */
+    private void after(long delayMs, Runnable task) {
+        if (closed) {
+            return;
+        }
+        scheduled.removeIf(ScheduledFuture::isDone);
+        scheduled.add(SCHEDULER.schedule(() -> Thread.ofVirtual().name("trial-timer-" + name)
+                .start(() -> runAlone(task)), delayMs, TimeUnit.MILLISECONDS));
+        if (closed) {
+            // close() may have cancelled the others before this one was added.
+            scheduled.forEach(future -> future.cancel(false));
+        }
+    }
+
+    private void runAlone(Runnable task) {
+        running.lock();
+        try {
+            if (!closed) {
+                task.run();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("{}: a trial timer task failed ({}); it runs again at the next check", name, e.toString());
+        } finally {
+            running.unlock();
+        }
     }
 
     /** The deadline of trial {@code change} passed; never blocks the timer. */
@@ -99,7 +162,7 @@ public final class TrialTimer implements AutoCloseable {
         if (pendingHere && reverting.compareAndSet(false, true)) {
             Thread.ofVirtual().name("trial-revert-" + name).start(() -> revert(change));
         }
-        timer.schedule(() -> expire(change), RECHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        after(RECHECK_INTERVAL.toMillis(), () -> expire(change));
     }
 
     private void resolveUndecided() {
@@ -126,9 +189,14 @@ public final class TrialTimer implements AutoCloseable {
         }
     }
 
-    /** Stops the timer; a restarted service schedules its pending trial again from its journal. */
+    /**
+     * Stops the timer: its scheduled tasks are dropped and a task running now is its last; a
+     * restarted service schedules its pending trial again from its journal.
+     */
     @Override
     public void close() {
-        timer.shutdownNow();
+        closed = true;
+        scheduled.forEach(future -> future.cancel(false));
+        scheduled.clear();
     }
 }

@@ -7,30 +7,24 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snmp4j.CommunityTarget;
-import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
 import org.snmp4j.ScopedPDU;
-import org.snmp4j.Snmp;
 import org.snmp4j.Target;
 import org.snmp4j.UserTarget;
 import org.snmp4j.event.ResponseEvent;
-import org.snmp4j.mp.MPv2c;
-import org.snmp4j.mp.MPv3;
 import org.snmp4j.mp.SnmpConstants;
 import org.snmp4j.security.SecurityLevel;
-import org.snmp4j.security.SecurityProtocols;
-import org.snmp4j.security.USM;
-import org.snmp4j.security.UsmUser;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
 import org.snmp4j.smi.UdpAddress;
 import org.snmp4j.smi.VariableBinding;
-import org.snmp4j.transport.DefaultUdpTransportMapping;
 
 /**
- * An {@link SnmpSession} over SNMP4J and UDP, for SNMPv2c or SNMPv3 USM authPriv. Each session
- * has its own socket and, for v3, its own USM, so sessions with different users never share
- * keys. Not thread-safe: one request at a time.
+ * An {@link SnmpSession} over SNMP4J and UDP, for SNMPv2c or SNMPv3 USM authPriv. Sessions send
+ * through an engine (socket, listener and timer threads) that they share with every other session
+ * of the process that talks the same way ({@link SharedSnmp}): only the target (address,
+ * community or user, timeout) is the session's own. Sessions with different SNMPv3 users never
+ * share an engine, so never a USM and its keys. Not thread-safe: one request at a time.
  */
 public final class Snmp4jSession implements SnmpSession {
     private static final Logger LOG = LoggerFactory.getLogger(Snmp4jSession.class);
@@ -46,80 +40,57 @@ public final class Snmp4jSession implements SnmpSession {
     private record ReportMeaning(String prefix, String meaning) {
     }
 
-    private final Snmp snmp;
+    private final SharedSnmp.Lease engine;
     private final Target<UdpAddress> target;
     private final SnmpTarget settings;
 
-    private Snmp4jSession(Snmp snmp, Target<UdpAddress> target, SnmpTarget settings) {
-        this.snmp = snmp;
+    private Snmp4jSession(SharedSnmp.Lease engine, Target<UdpAddress> target, SnmpTarget settings) {
+        this.engine = engine;
         this.target = target;
         this.settings = settings;
     }
 
     /**
-     * Opens a session: binds a UDP socket (on loopback when the agent is on loopback) and, for
-     * v3, sets up a USM holding just this target's user.
+     * Opens a session on the process's shared engine for its kind ({@link SharedSnmp#PROCESS}),
+     * opening that engine (a UDP socket on loopback when the agent is on loopback) if it is the first.
      *
      * @throws IOException if the agent's host name does not resolve or no local UDP socket can be bound
      */
     public static Snmp4jSession open(SnmpTarget settings) throws IOException {
+        return open(settings, SharedSnmp.PROCESS);
+    }
+
+    /** Opens a session on {@code engines} (tests count what a group of sessions opened). */
+    static Snmp4jSession open(SnmpTarget settings, SharedSnmp engines) throws IOException {
         if (settings.address().isUnresolved()) {
             throw new IOException("cannot resolve the agent's host name '" + settings.address().getHostString()
                     + "'; check the inventory or use an IP address");
         }
         UdpAddress agent = new UdpAddress(settings.address().getAddress(), settings.address().getPort());
-        MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
-        dispatcher.addMessageProcessingModel(new MPv2c());
         Target<UdpAddress> target = switch (settings.credentials()) {
             case SnmpCredentials.Community community -> {
                 CommunityTarget<UdpAddress> t = new CommunityTarget<>(agent, new OctetString(community.community()));
                 t.setVersion(SnmpConstants.version2c);
                 yield t;
             }
-            case SnmpCredentials.Usm user -> {
-                dispatcher.addMessageProcessingModel(new MPv3(usmFor(user)));
-                yield new UserTarget<>(agent, new OctetString(user.user()), new byte[0], SecurityLevel.AUTH_PRIV);
-            }
+            case SnmpCredentials.Usm user ->
+                new UserTarget<>(agent, new OctetString(user.user()), new byte[0], SecurityLevel.AUTH_PRIV);
         };
         target.setTimeout(settings.timeoutMs());
         target.setRetries(settings.retries());
-        DefaultUdpTransportMapping transport = new DefaultUdpTransportMapping(localAddress(settings.address()));
-        Snmp snmp = new Snmp(dispatcher, transport);
+        SharedSnmp.Lease engine;
         try {
-            snmp.listen();
+            engine = engines.lease(SharedSnmp.Kind.of(onLoopback(settings.address()), settings.credentials()));
         } catch (IOException e) {
-            snmp.close();
             throw new IOException("cannot open a UDP socket to talk to " + settings + ": " + e.getMessage(), e);
         }
-        return new Snmp4jSession(snmp, target, settings);
-    }
-
-    /**
-     * A USM with SHA-1 added to SNMP4J's defaults: SNMP4J 3.13 enables only SHA-2 unless told,
-     * and old switches speak only SHA-1.
-     */
-    private static USM usmFor(SnmpCredentials.Usm user) {
-        SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.maxCompatibility);
-        for (SnmpCredentials.Auth auth : SnmpCredentials.Auth.values()) {
-            protocols.addAuthenticationProtocol(auth.protocol());
-        }
-        for (SnmpCredentials.Priv priv : SnmpCredentials.Priv.values()) {
-            protocols.addPrivacyProtocol(priv.protocol());
-        }
-        USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
-        usm.addUser(new UsmUser(new OctetString(user.user()), user.auth().protocol().getID(),
-                new OctetString(user.authPassphrase()), user.priv().protocol().getID(),
-                new OctetString(user.privPassphrase())));
-        return usm;
+        return new Snmp4jSession(engine, target, settings);
     }
 
     /** Loopback agents are reached from a loopback socket, so lab traffic never leaves the host. */
-    private static UdpAddress localAddress(InetSocketAddress agent) throws IOException {
+    private static boolean onLoopback(InetSocketAddress agent) {
         InetAddress agentHost = agent.getAddress();
-        if (agentHost != null && agentHost.isLoopbackAddress()) {
-            return new UdpAddress(InetAddress.getLoopbackAddress(), 0);
-        }
-        return new UdpAddress(0);
+        return agentHost != null && agentHost.isLoopbackAddress();
     }
 
     @Override
@@ -156,7 +127,7 @@ public final class Snmp4jSession implements SnmpSession {
     }
 
     private SnmpResponse send(PDU pdu) throws IOException {
-        ResponseEvent<UdpAddress> event = snmp.send(pdu, target);
+        ResponseEvent<UdpAddress> event = engine.snmp().send(pdu, target);
         PDU response = event == null ? null : event.getResponse();
         if (response == null) {
             String cause = event != null && event.getError() != null ? " (" + event.getError().getMessage() + ")" : "";
@@ -186,10 +157,6 @@ public final class Snmp4jSession implements SnmpSession {
 
     @Override
     public void close() {
-        try {
-            snmp.close();
-        } catch (IOException e) {
-            LOG.debug("closing the session to {} failed: {}", agent(), e.getMessage());
-        }
+        engine.close();
     }
 }

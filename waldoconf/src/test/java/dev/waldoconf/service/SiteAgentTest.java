@@ -16,6 +16,7 @@ import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.lab.model.SnmpError;
+import dev.waldoconf.snmp.SharedSnmp;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,6 +153,26 @@ class SiteAgentTest {
             assertThat(Files.isDirectory(dir.resolve("services/lab-" + i + "/net/" + SwitchServer.TRANSACTIONS_DIR)))
                     .as("lab-%d keeps its own transaction log", i).isTrue();
         }
+    }
+
+    @Test
+    void theAgentsSwitchesShareOneSnmpEngineAndOneTrialTimerThread() throws Exception {
+        int enginesBefore = SharedSnmp.PROCESS.engines();
+        int sessionsBefore = SharedSnmp.PROCESS.sessions();
+        SiteAgent agent = startAgent();
+        assertThat(agent.serving()).hasSize(3);
+
+        assertThat(SharedSnmp.PROCESS.sessions() - sessionsBefore).as("one SNMP session per switch").isEqualTo(3);
+        assertThat(SharedSnmp.PROCESS.engines() - enginesBefore).as("engines the three sessions opened")
+                .isLessThanOrEqualTo(1);
+        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                .as("no platform thread of its own for any switch's trial timer")
+                .noneMatch(name -> name.startsWith("trial-expiry-"))
+                .filteredOn(name -> name.startsWith("trial-")).hasSizeLessThanOrEqualTo(1);
+
+        agent.close();
+        assertThat(SharedSnmp.PROCESS.sessions()).as("the sessions are released with the agent")
+                .isEqualTo(sessionsBefore);
     }
 
     @Test
