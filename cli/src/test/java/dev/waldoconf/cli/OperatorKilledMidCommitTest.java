@@ -50,7 +50,7 @@ class OperatorKilledMidCommitTest {
         try (ChaosLab lab = ChaosLab.start(dir, 3)) {
             String change = applyTrial(lab);
             int last = lab.size() - 1;
-            killConfirmOnceAllButTheLastPrepared(lab, change, last);
+            stopConfirmOnceAllButTheLastPrepared(lab, change, last, JavaProcess::kill);
 
             JavaProcess status = lab.operator("status-after-kill", "status");
             assertThat(finished(status)).as("status after the killed confirm ends (it hung for good before the"
@@ -69,6 +69,34 @@ class OperatorKilledMidCommitTest {
         }
     }
 
+    /**
+     * The confirm is frozen ({@code SIGSTOP}) at the same moment instead: its process, and so its
+     * coordinator slot, lives on, and the services, which stop hearing its heartbeats, hold the
+     * trial in doubt. {@code status} runs from another slot and cannot settle it; it must not wait
+     * for it either: within its patience it reports the switches undecided, says why, and exits 4.
+     * Once the confirm is thawed and has ended, the next command settles what is left.
+     */
+    @Test
+    void statusReportsSwitchesHeldByAStoppedConfirmAsUndecidedInsteadOfWaiting() throws Exception {
+        try (ChaosLab lab = ChaosLab.start(dir, 3)) {
+            String change = applyTrial(lab);
+            JavaProcess confirm = stopConfirmOnceAllButTheLastPrepared(lab, change, lab.size() - 1,
+                    process -> process.signal("STOP"));
+
+            JavaProcess status = lab.operator("status-while-stopped", "status");
+            assertThat(finished(status)).as("status while the confirm is stopped ends, saying what holds the"
+                    + " switches: %s", status.output()).hasValue(ExitCodes.CONFLICT);
+            assertThat(status.output()).contains("cx-1: undecided (a change still being decided holds its state");
+
+            confirm.signal("CONT");
+            finished(confirm);
+            JavaProcess after = lab.operator("status-after-thaw", "status");
+            assertThat(finished(after)).as("status once the confirm ended: %s", after.output()).hasValue(0);
+            assertThat(lab.readAll()).as("the trial's VLAN stays on every switch, confirmed or pending")
+                    .allSatisfy(state -> assertThat(state.vlans()).containsKey(VLAN));
+        }
+    }
+
     /** Applies a plan creating VLAN {@value #VLAN} as a long trial and returns its change id. */
     private String applyTrial(ChaosLab lab) throws Exception {
         Path plan = lab.dir().resolve("plan.yaml");
@@ -81,15 +109,23 @@ class OperatorKilledMidCommitTest {
         return id.group(1);
     }
 
+    /** What a test does to the confirm at the moment every other service prepared. */
+    private interface Stop {
+        void at(JavaProcess confirm) throws Exception;
+    }
+
     /**
      * Runs {@code confirm CHANGE} reaching service {@code last} through a proxy that holds its
-     * messages back, and kills it once every other service journaled its prepare: they voted yes,
-     * the last one's prepare is still in the proxy, so the confirm cannot have been decided.
+     * messages back, and stops it with {@code stop} once every other service journaled its prepare:
+     * they voted yes, the last one's prepare is still in the proxy, so the confirm cannot have been
+     * decided. Returns once the proxy delivered that prepare too (the last service votes yes to a
+     * coordinator that cannot answer).
      */
-    private void killConfirmOnceAllButTheLastPrepared(ChaosLab lab, String change, int last) throws Exception {
+    private JavaProcess stopConfirmOnceAllButTheLastPrepared(ChaosLab lab, String change, int last, Stop stop)
+            throws Exception {
         try (DelayingProxy proxy = DelayingProxy.start(lab.serviceAddress(last))) {
             proxy.delay(HOLD_BACK_MS);
-            JavaProcess confirm = lab.operator("confirm-killed", lab.inventoryReaching(last, proxy.address()),
+            JavaProcess confirm = lab.operator("confirm-stopped", lab.inventoryReaching(last, proxy.address()),
                     "confirm", change);
             long giveUpAt = System.nanoTime() + COMMAND_PATIENCE.toNanos();
             while (!preparedOnAllBut(lab, last)) {
@@ -99,9 +135,9 @@ class OperatorKilledMidCommitTest {
                 assertThat(System.nanoTime()).as("the other services prepared the confirm").isLessThan(giveUpAt);
                 Thread.sleep(5);
             }
-            confirm.kill();
-            // The held-back prepare still reaches the last service, which votes yes to a dead coordinator.
+            stop.at(confirm);
             Thread.sleep(HOLD_BACK_MS + 1000);
+            return confirm;
         }
     }
 
