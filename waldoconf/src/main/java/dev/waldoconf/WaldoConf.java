@@ -224,7 +224,7 @@ public final class WaldoConf implements AutoCloseable {
     private <T> T onServices(CustomProgram program, List<SwitchEntry> switches, String what,
             java.util.function.Function<CustomCall, T> action) throws EngineException {
         try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(switches),
-                operator().net())) {
+                operator())) {
             return action.apply(call);
         } catch (TransactionAbortedException e) {
             throw new EngineException(EngineException.Kind.REFUSED, (e.reason() == TransactionAbortedException

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 + " the intended state and what the switch reports.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:every switch reachable", "2:bad usage or invalid inventory", "3:some switch unreachable",
+            "4:some switch's state is held by a change still being decided (in doubt); run status again",
             "5:this operator has no certificate (run 'waldoconf init')"})
 final class StatusCommand extends SwitchCommand {
     StatusCommand(CliContext context) {
@@ -37,16 +38,25 @@ final class StatusCommand extends SwitchCommand {
                     + String.join(", ", trial.switches()) + "; 'waldoconf confirm " + trial.changeId() + "' keeps it.");
         }
         boolean allReachable = true;
+        boolean anyUndecided = false;
         for (StatusReport.SwitchStatus status : report.switches()) {
             allReachable &= status.reachable();
-            out().println(outputOptions.ansi().string("  @|bold " + status.switchName() + "|@: "
-                    + (status.reachable() ? "@|green reachable|@" : "@|red unreachable|@ (" + status.detail()
-                            + network.mismatchHint(status.detail()) + ")")
+            anyUndecided |= status.undecided();
+            out().println(outputOptions.ansi().string("  @|bold " + status.switchName() + "|@: " + state(status)
                     + (status.drift().isEmpty() ? "" : ", drifted:")));
             for (VlanChange step : status.drift()) {
                 out().println("      " + step.describe());
             }
         }
-        return allReachable ? ExitCodes.OK : ExitCodes.UNREACHABLE;
+        return !allReachable ? ExitCodes.UNREACHABLE : anyUndecided ? ExitCodes.CONFLICT : ExitCodes.OK;
+    }
+
+    /** Reachable, unreachable or undecided, with why for the last two (as ANSI markup). */
+    private String state(StatusReport.SwitchStatus status) {
+        if (status.undecided()) {
+            return "@|yellow undecided|@ (" + status.detail() + ")";
+        }
+        return status.reachable() ? "@|green reachable|@"
+                : "@|red unreachable|@ (" + status.detail() + network.mismatchHint(status.detail()) + ")";
     }
 }

@@ -96,6 +96,18 @@ class ChangeCommandsTest {
                 .contains("  lab-3: unreachable (no answer within 2000 ms)\n");
     }
 
+    /** A switch held by a change in doubt is named as such, with why, and status exits 4 rather than hanging or 0. */
+    @Test
+    void statusNamesUndecidedSwitchesAndExitsWithConflict() {
+        engine.status = new StatusReport(List.of(),
+                List.of(new StatusReport.SwitchStatus("lab-1", true, List.of(), ""),
+                        StatusReport.SwitchStatus.undecided("lab-2", "a change still being decided holds its state")));
+        CliHarness.Result result = cli.run("status", "-i", inventory);
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(result.out()).contains("  lab-1: reachable\n")
+                .contains("  lab-2: undecided (a change still being decided holds its state)\n");
+    }
+
     @Test
     void commandsThatNeedAnInventoryDoNotStartALab() {
         CliHarness.Result result = cli.run("status", "--lab-dir", dir.resolve("nolab").toString());

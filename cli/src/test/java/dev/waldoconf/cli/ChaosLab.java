@@ -142,9 +142,40 @@ final class ChaosLab implements AutoCloseable {
 
     /** Starts {@code waldoconf ARGS --inventory INV} in the lab's folder, where the operator keeps its pins. */
     JavaProcess operator(String label, String... args) throws IOException {
+        return operator(label, inventory(), args);
+    }
+
+    /** As {@link #operator(String, String...)}, with another inventory (one that reaches a service through a proxy). */
+    JavaProcess operator(String label, Path inventory, String... args) throws IOException {
         List<String> withInventory = new ArrayList<>(List.of(args));
-        withInventory.addAll(List.of("--inventory", inventory().toString()));
+        withInventory.addAll(List.of("--inventory", inventory.toString()));
         return start(label, Main.class, withInventory.toArray(String[]::new));
+    }
+
+    /** Where switch {@code index}'s service listens. */
+    InetSocketAddress serviceAddress(int index) {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), servicePorts.ports().get(index));
+    }
+
+    /**
+     * Writes an inventory beside the lab's in which the operator reaches switch {@code index}'s
+     * service at {@code address} instead (a proxy in front of it); the services keep the lab's.
+     */
+    Path inventoryReaching(int index, InetSocketAddress address) throws IOException {
+        String line = "service: 127.0.0.1:" + servicePorts.ports().get(index) + "\n";
+        String yaml = Files.readString(inventory());
+        if (!yaml.contains(line)) {
+            throw new IllegalStateException("the lab's inventory has no '" + line.strip() + "' line to replace");
+        }
+        Path proxied = dir.resolve("inventory-via-" + address.getPort() + ".yaml");
+        Files.writeString(proxied, yaml.replace(line, "service: " + address.getHostString() + ":" + address.getPort()
+                + "\n"));
+        return proxied;
+    }
+
+    /** Switch {@code index}'s service's device journal (see DeviceJournal), for tests that wait for a prepare. */
+    Path journal(int index) {
+        return dir.resolve("services").resolve(names.get(index)).resolve("journal").resolve("device.journal");
     }
 
     /** The running process of a service or switch agent. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,16 +39,42 @@ class ChaosRunTest {
         ChaosRun.Settings settings = ChaosRun.Settings.fromProperties(defaultSeed, SUITE_ROUNDS, SUITE_MINUTES);
         // -Dchaos.dir keeps the lab's logs (one per process) after a long run; by default they go with the test.
         Path labDir = Files.createDirectories(Path.of(System.getProperty("chaos.dir", dir.toString())));
+        // The seed first, where it survives a run that never ends (a long run once stalled and was
+        // killed, its report file empty and its seed lost): in the lab's folder and on the console.
+        Files.writeString(labDir.resolve("seed"), settings.seed() + "\n");
         try (ChaosLab lab = ChaosLab.start(labDir, settings.switches())) {
-            ChaosRun.ChaosFigures figures = new ChaosRun(settings, lab, System.out).run();
-            // The rounds go to surefire's report file with the rest of the test's output; the seed and
-            // figures also go to the build's console (the process's own stderr passes surefire's capture).
-            new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8)
-                    .println(figures.summary(settings.seed()));
+            // Every line goes to surefire's report file with the rest of the test's output and, as it
+            // happens, to the build's console too (the process's own stderr passes surefire's capture).
+            ChaosRun.ChaosFigures figures = new ChaosRun(settings, lab, bothOutputs()).run();
 
             assertThat(figures.rounds).as("rounds run").isPositive();
             assertThat(figures.violations).as("rounds with a mixed state or an outcome other than the commands"
                     + " promised (seed %d; logs in %s)", settings.seed(), labDir.resolve("logs")).isEmpty();
         }
+    }
+
+    /** A stream to both the test's output (captured by surefire) and the JVM's own stderr, flushed per line. */
+    private static PrintStream bothOutputs() {
+        PrintStream console = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        PrintStream captured = System.out;
+        return new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) {
+                captured.write(b);
+                console.write(b);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                captured.write(bytes, offset, length);
+                console.write(bytes, offset, length);
+            }
+
+            @Override
+            public void flush() {
+                captured.flush();
+                console.flush();
+            }
+        }, true, StandardCharsets.UTF_8);
     }
 }

@@ -488,6 +488,21 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /**
+     * Wakes the committed() reads that wait for an attempt which has since gone in doubt here (its
+     * coordinator was lost after this host voted yes): they read the value from before it, as a
+     * read that starts now does, since an attempt in doubt is not waited for. Without this, a read
+     * that began waiting while the coordinator was still there waited for good when the
+     * coordinator died: a service's trial timer blocked so never reverted its trial at the
+     * deadline (the chaos run's stall). Lock held.
+     */
+    private void releaseReadsOfAttemptsInDoubt() {
+        if (outcomesApplied.isEmpty()) {
+            return;
+        }
+        core.inDoubt().forEach(this::outcomeApplied);
+    }
+
     /** Wakes the committed() reads that wait for {@code txn}'s outcome here. Lock held. */
     private void outcomeApplied(TxnId txn) {
         CompletableFuture<Void> waiting = outcomesApplied.remove(txn);
@@ -982,7 +997,10 @@ public final class Host implements AutoCloseable {
 
         @Override
         public void onLinkDown(int host) {
-            inCoreFromTransport(() -> core.linkDown(host));
+            inCoreFromTransport(() -> {
+                core.linkDown(host);
+                releaseReadsOfAttemptsInDoubt();
+            });
         }
 
         @Override
@@ -992,7 +1010,10 @@ public final class Host implements AutoCloseable {
 
         @Override
         public void onPeerRestarted(int host) {
-            inCoreFromTransport(() -> core.peerRestarted(host));
+            inCoreFromTransport(() -> {
+                core.peerRestarted(host);
+                releaseReadsOfAttemptsInDoubt();
+            });
         }
 
         @Override

@@ -62,6 +62,30 @@ class CommitReturnTest {
         assertThat(participant.committedValue("x")).isEqualTo(5.0);
     }
 
+    /**
+     * A committed() read waits for a yes-voter; then the coordinator is lost before its Commit
+     * arrives, so the attempt goes in doubt here. The read must not wait for good: it reads the
+     * value from before the attempt, as a read started now would. (It once waited until the
+     * outcome arrived, which never did while the coordinator stayed away: a service's trial timer
+     * blocked in such a read and never reverted its trial.)
+     */
+    @Test
+    void aCommittedReadWaitingForAnAttemptThatGoesInDoubtReadsTheValueFromBeforeIt() throws Exception {
+        double before = participant.x.committed();
+        coordinatorLink.holdCommits(true);
+        CompletableFuture<Object> call = CompletableFuture.supplyAsync(
+                () -> coordinator.atomically("add", ctx -> ctx.call(participant.ref(), "add", "x", 5.0)));
+        Awaiting.until(() -> coordinatorLink.heldCommits() == 1, "the coordinator decided and its Commit is held");
+        CompletableFuture<Double> read = new CompletableFuture<>();
+        Thread reader = Thread.ofVirtual().start(() -> read.complete(participant.x.committed()));
+        Awaiting.until(() -> reader.getState() == Thread.State.WAITING, "the committed() read waits for the writer");
+
+        network.cut("coordinator", "participant");
+
+        Awaiting.until(read::isDone, "the read ends once the attempt is in doubt here");
+        assertThat(read.get()).isEqualTo(before);
+    }
+
     /** Bindings took part on the participant: the caller returns only after they committed there. */
     @Test
     void aCallWhoseParticipantHasBindingsReturnsOnlyAfterTheyCommitted() throws Exception {

@@ -8,6 +8,7 @@ import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.WaldoObject;
 import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.service.Identities;
+import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.service.ChangeRunner;
 import dev.waldoconf.service.OperatorSession;
@@ -81,8 +82,28 @@ public final class CustomCall implements AutoCloseable {
      */
     public static CustomCall connect(CustomProgram program, Map<String, InetSocketAddress> addresses,
             NetConfig config) {
-        OperatorSession session = OperatorSession.open(config, service(program), addresses, ProgressListener.NONE)
-                .requireAll();
+        return attach(program, addresses, OperatorSession.open(config, service(program), addresses,
+                ProgressListener.NONE).requireAll());
+    }
+
+    /**
+     * As {@link #connect(CustomProgram, Map, NetConfig)}, as {@code operator} from its coordinator
+     * slot (the product's sessions: a killed call's trial is settled by the next session, see
+     * {@link OperatorSession#open(OperatorSession.Operator, OperatorSession.ServiceKind, Map,
+     * ProgressListener)}).
+     *
+     * @throws EngineException when the operator has no identity or no coordinator slot is free
+     * @throws NetworkException naming every service that cannot be reached
+     */
+    public static CustomCall connect(CustomProgram program, Map<String, InetSocketAddress> addresses,
+            OperatorSession.Operator operator) throws EngineException {
+        return attach(program, addresses, OperatorSession.open(operator, service(program), addresses,
+                ProgressListener.NONE).requireAll());
+    }
+
+    /** Resolves the served Service of each service {@code session} reached; closes it on failure. */
+    private static CustomCall attach(CustomProgram program, Map<String, InetSocketAddress> addresses,
+            OperatorSession session) {
         try {
             WList<EndpointRef> desks = new WList<>();
             session.desks().values().forEach(desks::add);

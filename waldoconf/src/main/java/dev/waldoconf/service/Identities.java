@@ -87,7 +87,17 @@ public final class Identities {
     public static NetConfig operatorNet(Path operatorState, Security security) {
         // One run per session, not per process: a service keeps one connection per host id, so two
         // sessions of one process (concurrent applies through one engine) must not share theirs.
-        String run = ProcessHandle.current().pid() + "." + SESSIONS.incrementAndGet();
+        return operatorNet(operatorState, security, ProcessHandle.current().pid() + "." + SESSIONS.incrementAndGet());
+    }
+
+    /**
+     * As {@link #operatorNet(Path, Security)}, as run {@code run} of the operator's identity: the
+     * product's sessions run as their {@link CoordinatorSlot}'s run, so that the next session in a
+     * slot is the same host as a session that died there and answers for its transactions.
+     *
+     * @throws IllegalStateException under mutual TLS when {@code operatorState} holds no certificate
+     */
+    public static NetConfig operatorNet(Path operatorState, Security security, String run) {
         if (security != Security.MUTUAL) {
             return NetConfig.defaults(PeerIdentity.hostIdOf(operatorIdentity(localOperatorName()), run),
                     operatorState).withSecurity(security);

@@ -70,6 +70,8 @@ public final class OperatorSession implements AutoCloseable {
     private final NetHost net;
     private final Map<String, EndpointRef> desks;
     private final Map<String, String> unreachable;
+    /** Where the session coordinates from, released at close; null for a session on a log in memory. */
+    private CoordinatorSlot slot;
 
     private OperatorSession(NetHost net, Map<String, EndpointRef> desks, Map<String, String> unreachable) {
         this.net = net;
@@ -93,15 +95,29 @@ public final class OperatorSession implements AutoCloseable {
         }
 
         /**
-         * The operator's host configuration, as {@link Identities#operatorNet} sets it up.
+         * The operator's host configuration, as {@link Identities#operatorNet} sets it up, for a
+         * session in {@code slot}.
          *
          * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when the operator has no
          *     identity to connect with, saying how to make one
          */
-        public NetConfig net() throws EngineException {
+        NetConfig net(CoordinatorSlot slot) throws EngineException {
             try {
-                return Identities.operatorNet(state, security);
+                return Identities.operatorNet(state, security, slot.run());
             } catch (IllegalStateException e) {
+                throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
+            }
+        }
+
+        /**
+         * Takes a free coordinator slot in the operator's state directory ({@link CoordinatorSlot}).
+         *
+         * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when none can be taken
+         */
+        CoordinatorSlot claimSlot() throws EngineException {
+            try {
+                return CoordinatorSlot.claim(state);
+            } catch (dev.waldo.runtime.storage.StorageException e) {
                 throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
             }
         }
@@ -122,25 +138,47 @@ public final class OperatorSession implements AutoCloseable {
     /**
      * Opens the operator's host as {@code operator} and connects to the services at {@code services}
      * (switch name to address, in the order the operation uses them); see {@link #open(NetConfig,
-     * ServiceKind, Map, ProgressListener)}.
+     * ServiceKind, Map, ProgressListener)}. The host coordinates from a {@link CoordinatorSlot}: its
+     * decisions are logged durably, and if this process dies mid-commit, the next session (the next
+     * command) runs as the same host and settles what this one left undecided.
      *
-     * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when the operator has no identity
+     * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when the operator has no
+     *     identity, or no coordinator slot can be taken
      */
     public static OperatorSession open(Operator operator, ServiceKind kind, Map<String, InetSocketAddress> services,
             ProgressListener progress) throws EngineException {
-        return open(operator.net(), kind, services, progress);
+        CoordinatorSlot slot = operator.claimSlot();
+        try {
+            NetConfig config = operator.net(slot);
+            OperatorSession session = connect(NetHost.start(withHeartbeat(config), kind.structs(), slot.storage()),
+                    kind, services, progress);
+            session.slot = slot;
+            return session;
+        } catch (EngineException | RuntimeException e) {
+            slot.storage().close();
+            slot.close();
+            throw e;
+        }
     }
 
     /**
-     * Opens an operator host with {@code config} and connects to the services at {@code services}
+     * Opens an operator host with {@code config}, its transaction log in memory (for tests and tools
+     * whose sessions never outlive their process), and connects to the services at {@code services}
      * (switch name to address, in the order the operation uses them). A switch whose service cannot
      * be reached is listed in {@link #unreachable()} with the reason and reported to {@code progress}
      * as {@link Stage#UNREACHABLE}; each one connected as {@link Stage#CONNECTED}.
      */
     public static OperatorSession open(NetConfig config, ServiceKind kind, Map<String, InetSocketAddress> services,
             ProgressListener progress) {
-        NetHost net = NetHost.start(config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS)
-                .withIoThreads(IO_THREADS), kind.structs());
+        return connect(NetHost.start(withHeartbeat(config), kind.structs()), kind, services, progress);
+    }
+
+    private static NetConfig withHeartbeat(NetConfig config) {
+        return config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS).withIoThreads(IO_THREADS);
+    }
+
+    private static OperatorSession connect(NetHost net, ServiceKind kind, Map<String, InetSocketAddress> services,
+            ProgressListener progress) {
         try {
             Map<InetSocketAddress, List<String>> byAddress = new LinkedHashMap<>();
             services.forEach((name, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(name));
@@ -301,9 +339,12 @@ public final class OperatorSession implements AutoCloseable {
         return unreachable;
     }
 
-    /** Leaves the network. */
+    /** Leaves the network, then frees the session's coordinator slot. */
     @Override
     public void close() {
         net.close();
+        if (slot != null) {
+            slot.close();
+        }
     }
 }

@@ -36,6 +36,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The change engine behind the {@code waldoconf} command: each switch has a
@@ -259,29 +264,116 @@ public final class WaldoConfEngine implements ChangeEngine {
         return new TrialOnSwitches(only.getKey(), only.getValue());
     }
 
+    /**
+     * How long {@code status} waits for one switch's service to answer its reads. They read the
+     * trial's variables under the transaction's locks, so they wait behind a change still being
+     * decided there: a commit in progress takes a second or two, but a transaction in doubt (its
+     * operator command stopped or was killed after the votes) holds them until that command's host
+     * comes back or the trial's deadline ends it. Status must never hang on one, so past this it
+     * reports the switch as undecided and goes on.
+     */
+    static final Duration STATUS_READ_PATIENCE = Duration.ofSeconds(20);
+
     @Override
     public StatusReport status(Inventory inventory) throws EngineException {
         try (OperatorSession reachable = OperatorSession.open(operator(), ChangeRunner.SERVICE,
                 SwitchEntry.serviceAddresses(inventory.switches()), ProgressListener.NONE);
                 Connected session = new Connected(reachable, new ChangeRunner(reachable.host(), clock),
                         ChangeRunner.targets(reachable))) {
-            List<ChangeRunner.PendingTrial> pending = session.runner().pendingTrials(session.targets());
+            ServiceViews views = ServiceView.readAll(session.runner(), session.targets(), STATUS_READ_PATIENCE);
             Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
             Map<String, SwitchState> intended = new LinkedHashMap<>();
-            for (int i = 0; i < session.targets().size(); i++) {
-                ChangeRunner.Target target = session.targets().get(i);
-                ChangeRunner.PendingTrial trial = pending.get(i);
-                if (trial.pending()) {
-                    trials.computeIfAbsent(trial.change(), c -> new StatusReport.PendingTrial(c, trial.deadline(),
-                            session.runner().trialSwitches(target)));
-                }
-                intended.put(target.name(), session.runner().intended(target));
-            }
+            views.read().forEach((name, view) -> {
+                view.trial().ifPresent(trial -> trials.putIfAbsent(trial.changeId(), trial));
+                intended.put(name, view.intended());
+            });
             List<StatusReport.SwitchStatus> switches = drift(inventory, intended);
+            views.undecided().forEach((name, why) -> switches.add(StatusReport.SwitchStatus.undecided(name,
+                    undecided(why))));
+            views.failed().forEach((name, why) -> switches.add(new StatusReport.SwitchStatus(name, false, List.of(),
+                    why)));
             session.session().unreachable().forEach((name, why) ->
                     switches.add(new StatusReport.SwitchStatus(name, false, List.of(), why)));
             return new StatusReport(List.copyOf(trials.values()), switches);
         }
+    }
+
+    /**
+     * What one switch's service told status, read in transactions of that service alone, so that
+     * one service held by an undecided change does not hold up the others' answers.
+     */
+    private record ServiceView(Optional<StatusReport.PendingTrial> trial, SwitchState intended) {
+        /** How many services are read at once: enough to hide round trips, few enough for a busy operator. */
+        private static final int READS_IN_FLIGHT = 32;
+
+        /**
+         * Reads every target, {@link #READS_IN_FLIGHT} at a time, and waits for them until {@code
+         * patience} has passed; a target not read by then is named undecided. The reads run on
+         * threads of their own and are not waited for past that (a Waldo transaction waiting on a
+         * lock cannot be interrupted; closing the session ends them), which is why this is not a
+         * {@link BoundedParallel}, whose run waits for every task it gave up.
+         */
+        static ServiceViews readAll(ChangeRunner runner, List<ChangeRunner.Target> targets, Duration patience) {
+            Semaphore slots = new Semaphore(READS_IN_FLIGHT);
+            Map<String, CompletableFuture<ServiceView>> reads = new LinkedHashMap<>();
+            for (ChangeRunner.Target target : targets) {
+                CompletableFuture<ServiceView> read = new CompletableFuture<>();
+                reads.put(target.name(), read);
+                Thread.ofVirtual().name("status-" + target.name()).start(() -> {
+                    try {
+                        slots.acquire();
+                        try {
+                            read.complete(read(runner, target));
+                        } finally {
+                            slots.release();
+                        }
+                    } catch (InterruptedException | RuntimeException e) {
+                        read.completeExceptionally(e);
+                    }
+                });
+            }
+            long giveUpAt = System.nanoTime() + patience.toNanos();
+            ServiceViews views = new ServiceViews(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            reads.forEach((name, read) -> {
+                try {
+                    views.read().put(name, read.get(Math.max(0, giveUpAt - System.nanoTime()), TimeUnit.NANOSECONDS));
+                } catch (TimeoutException e) {
+                    views.undecided().put(name, "its service did not answer status's reads within "
+                            + patience.toSeconds() + " s");
+                } catch (ExecutionException e) {
+                    views.failed().put(name, String.valueOf(e.getCause().getMessage()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    views.failed().put(name, "interrupted while waiting for it");
+                }
+            });
+            return views;
+        }
+
+        static ServiceView read(ChangeRunner runner, ChangeRunner.Target target) {
+            ChangeRunner.PendingTrial pending = runner.pendingTrials(List.of(target)).get(0);
+            Optional<StatusReport.PendingTrial> trial = pending.pending()
+                    ? Optional.of(new StatusReport.PendingTrial(pending.change(), pending.deadline(),
+                            runner.trialSwitches(target)))
+                    : Optional.empty();
+            return new ServiceView(trial, runner.intended(target));
+        }
+    }
+
+    /**
+     * What status read from the services: each one's view, the ones still held after the patience
+     * (undecided), and the ones whose reads failed (their link went down), each with why.
+     */
+    private record ServiceViews(Map<String, ServiceView> read, Map<String, String> undecided,
+            Map<String, String> failed) {
+    }
+
+    /** Why a switch's reads did not end: most often a change in doubt holding them; {@code why} says what happened. */
+    private static String undecided(String why) {
+        return "a change still being decided holds its state (" + why + "): its operator command stopped or was"
+                + " killed after the switches voted, or it is committing right now. The next command from this"
+                + " operator settles a killed one, the trial's deadline does at the latest; run 'waldoconf status'"
+                + " again";
     }
 
     /**

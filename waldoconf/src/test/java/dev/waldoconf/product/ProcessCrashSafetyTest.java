@@ -2,6 +2,7 @@ package dev.waldoconf.product;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waldoconf.lab.DelayingProxy;
 import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SwitchMain;
 import dev.waldoconf.lab.container.ListeningAddresses;

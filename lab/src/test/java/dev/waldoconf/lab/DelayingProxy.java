@@ -1,4 +1,4 @@
-package dev.waldoconf.product;
+package dev.waldoconf.lab;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * sent (the commit) is provably still on its way when the test acts, so "after the decision, before
  * this service heard it" is a moment a test can hit every time rather than by luck.
  */
-final class DelayingProxy implements AutoCloseable {
+public final class DelayingProxy implements AutoCloseable {
     private static final int BUFFER_BYTES = 16 * 1024;
 
     private final ServerSocket listener;
@@ -41,7 +41,7 @@ final class DelayingProxy implements AutoCloseable {
      * delay yet. The same port, because a Waldo host asks for the endpoint by the port it dialed;
      * another loopback address, because the service holds that port on 127.0.0.1.
      */
-    static DelayingProxy start(InetSocketAddress target) throws IOException {
+    public static DelayingProxy start(InetSocketAddress target) throws IOException {
         ServerSocket listener = new ServerSocket(target.getPort(), 50, InetAddress.getByName("127.0.0.2"));
         DelayingProxy proxy = new DelayingProxy(listener, target);
         daemon("proxy-accept", proxy::acceptLoop);
@@ -52,17 +52,17 @@ final class DelayingProxy implements AutoCloseable {
      * From now on, holds back each chunk from the operator {@code ms} milliseconds. Turned on once,
      * the delay keeps the bytes' order and their gaps, so heartbeats still arrive evenly.
      */
-    void delay(long ms) {
+    public void delay(long ms) {
         delayMs = ms;
     }
 
     /** Where the operator connects instead of the service. */
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return (InetSocketAddress) listener.getLocalSocketAddress();
     }
 
     /** Closes every connection and accepts no more: whatever was held back never arrives. */
-    void cut() {
+    public void cut() {
         cut = true;
         close();
     }
