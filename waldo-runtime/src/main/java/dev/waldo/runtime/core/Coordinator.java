@@ -146,7 +146,7 @@ final class Coordinator {
         }
         root.earlyPrepareHost = to;
         root.earlyPrepareCall = callId;
-        return CoreState.inOrder(record.participants);
+        return CoreState.namedTo(to, CoreState.inOrder(record.participants));
     }
 
     /** True if the attempt already sent the call that carried its prepare: it may call no more. */
@@ -235,7 +235,7 @@ final class Coordinator {
         root.ticksSinceSend = 0;
         for (int participant : root.participants) {
             if (root.awaiting.contains(participant)) {
-                state.send(participant, new Message.Prepare(record.id, root.participants));
+                state.send(participant, new Message.Prepare(record.id, CoreState.namedTo(participant, root.participants)));
             }
         }
         state.decide(new Decision.PrepareLocal(record.id));
@@ -436,7 +436,7 @@ final class Coordinator {
             if (root.phase == RootRecord.Phase.VOTING && root.awaiting.contains(lost)) {
                 decideBackout(root, Result.RETRY, "host " + lost + " became unreachable during commit");
             } else if (root.phase == RootRecord.Phase.DECIDED && root.awaiting.remove(lost)) {
-                owe(resendable(root), lost);
+                owe(resendable(root, lost), lost);
                 finishIfAcknowledged(root);
             }
         }
@@ -473,7 +473,7 @@ final class Coordinator {
             root.ticksSinceSend = 0;
             for (int participant : root.awaiting) {
                 if (participant != state.host && !state.down.contains(participant)) {
-                    state.send(participant, resendable(root));
+                    state.send(participant, resendable(root, participant));
                 }
             }
         }
@@ -490,9 +490,9 @@ final class Coordinator {
         }
     }
 
-    private Message resendable(RootRecord root) {
+    private Message resendable(RootRecord root, int participant) {
         if (root.phase == RootRecord.Phase.VOTING) {
-            return new Message.Prepare(root.attempt, root.participants);
+            return new Message.Prepare(root.attempt, CoreState.namedTo(participant, root.participants));
         }
         return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
     }

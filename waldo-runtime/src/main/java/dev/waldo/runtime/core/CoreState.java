@@ -83,6 +83,38 @@ final class CoreState {
     }
 
     /**
+     * How many other participants a prepare names at most. A participant in doubt asks the
+     * hosts its prepare named (cooperative termination), so naming all of them costs N² host
+     * names per transaction and N² queries when the coordinator is lost: at 1,000 switches a
+     * million names, whose encoding kept the coordinator's I/O threads from sending heartbeats
+     * for longer than the services wait. Past this many, each participant is told its next
+     * {@code NAMED_PEERS} in host order (a ring), so every participant is still asked by some.
+     */
+    static final int NAMED_PEERS = 16;
+
+    /**
+     * The participants a prepare sent to {@code recipient} names: all of them in a small
+     * transaction, else {@code recipient} and its {@link #NAMED_PEERS} successors on the ring of
+     * participants in host order. Naming fewer peers is safe: what a peer answers a query
+     * never depends on who asked, so it only makes an in-doubt participant learn the outcome
+     * from fewer places (and from the coordinator, which it always asks).
+     */
+    static Set<Integer> namedTo(int recipient, Set<Integer> participants) {
+        if (participants.size() <= NAMED_PEERS + 1) {
+            return participants;
+        }
+        List<Integer> ring = new ArrayList<>(new TreeSet<>(participants));
+        int found = Collections.binarySearch(ring, recipient);
+        int at = found >= 0 ? found : -found - 2; // a recipient not (yet) among them: its place on the ring
+        Set<Integer> named = new TreeSet<>();
+        named.add(recipient);
+        for (int step = 1; step <= NAMED_PEERS; step++) {
+            named.add(ring.get(Math.floorMod(at + step, ring.size())));
+        }
+        return Collections.unmodifiableSet(named);
+    }
+
+    /**
      * A fixed copy of a host set that iterates in host order: {@code Set.copyOf}
      * iterates in an order salted per JVM, and the core must send the same
      * messages in the same order for the same inputs (simulation seeds replay).
