@@ -243,6 +243,28 @@ public final class Host implements AutoCloseable {
         return bindings.get(annotationName);
     }
 
+    /**
+     * Waits, at most {@code limit}, until every commit or backout this host decided reached the
+     * reachable hosts it concerns and they acknowledged it (decisions are re-sent meanwhile, as
+     * always). Call it before {@link #close()} to stop gracefully: {@code close} stops at once,
+     * as a crash would, and a participant that voted yes and had not heard the decision then keeps
+     * its locks until this host runs again under the same id with the same storage.
+     *
+     * @return the number of decisions still owed when it returned: 0 unless {@code limit} passed
+     */
+    public int awaitDecisionsDelivered(java.time.Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        int owed = inCore(core::decisionsOwed);
+        while (owed > 0 && System.nanoTime() < deadline && !closed) {
+            Thread.sleep(DELIVERY_POLL_MS); // acknowledgements arrive on the transport's thread
+            owed = inCore(core::decisionsOwed);
+        }
+        return owed;
+    }
+
+    /** How often {@link #awaitDecisionsDelivered} looks again: a few of the transport's ticks. */
+    private static final long DELIVERY_POLL_MS = 10;
+
     /** Stops the host: its partners see a NetworkException from then on. */
     @Override
     public void close() {
@@ -446,6 +468,14 @@ public final class Host implements AutoCloseable {
     /** Number of lock requests waiting on this host (tests use it to set up a conflict). */
     public int waitingLockRequests() {
         return inCore(core::waitingRequests);
+    }
+
+    /**
+     * Who holds and who waits for each busy variable here, one line per variable, with each
+     * attempt's state and lock mode: what to look at when a transaction waits and never ends.
+     */
+    public String describeLocks() {
+        return inCore(core::describeLocks);
     }
 
     /** The current priority of the attempt behind {@code ctx}, for tests of the scheduling rules. */

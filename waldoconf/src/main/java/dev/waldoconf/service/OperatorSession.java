@@ -58,6 +58,9 @@ public final class OperatorSession implements AutoCloseable {
      */
     static final long HEARTBEAT_PERIOD_MS = 1_000;
     static final long HEARTBEAT_TIMEOUT_MS = 10_000;
+    /** How long closing waits for the services to acknowledge the session's decisions. */
+    static final Duration DECISION_DELIVERY = Duration.ofSeconds(10);
+    private static final System.Logger LOG = System.getLogger(OperatorSession.class.getName());
 
     /**
      * The operator host's I/O threads, one per core: its links to a thousand services are spread over
@@ -339,9 +342,30 @@ public final class OperatorSession implements AutoCloseable {
         return unreachable;
     }
 
+    /**
+     * Lets every commit or backout this session decided reach the services before its host goes:
+     * a service that voted yes and never heard the decision would hold the switch's variables
+     * until a later session took this coordinator slot again (ConcurrentApplyTest hung on one
+     * such backout: an apply ended, the services stayed prepared, and every later apply of the
+     * round waited for them).
+     */
+    private void deliverDecisions() {
+        try {
+            int owed = net.host().awaitDecisionsDelivered(DECISION_DELIVERY);
+            if (owed > 0) {
+                LOG.log(System.Logger.Level.WARNING, "host " + net.host().id() + " closes with " + owed
+                        + " decisions not yet acknowledged by reachable services; they are logged and go out"
+                        + " when this coordinator slot runs again");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Leaves the network, then frees the session's coordinator slot. */
     @Override
     public void close() {
+        deliverDecisions();
         net.close();
         if (slot != null) {
             slot.close();

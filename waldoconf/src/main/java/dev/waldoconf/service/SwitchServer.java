@@ -187,6 +187,11 @@ public final class SwitchServer implements RunningService {
         return address;
     }
 
+    /** The service's lock table, one line per busy variable (see {@link dev.waldo.runtime.Host#describeLocks}). */
+    String describeLocks() {
+        return net.host().describeLocks();
+    }
+
     @Override
     public String switchName() {
         return name;

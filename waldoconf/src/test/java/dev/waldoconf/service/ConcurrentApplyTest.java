@@ -11,6 +11,7 @@ import dev.waldoconf.engine.ApplyResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.model.SwitchState;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -21,6 +22,8 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,6 +45,8 @@ class ConcurrentApplyTest {
     private static final int ROUNDS = 50;
     private static final int PORTS = 8;
     private static final int RETRIES_ON_CONFLICT = 4;
+    /** Far longer than a round takes on a loaded machine (seconds); only a stuck apply reaches it. */
+    private static final Duration ROUND_LIMIT = Duration.ofMinutes(3);
     private static final long SEED = Long.getLong("concurrent.seed", 20261124L);
 
     @TempDir
@@ -109,18 +114,32 @@ class ConcurrentApplyTest {
         return text.substring(0, Math.min(90, text.length()));
     }
 
+    /**
+     * Runs the round's applies at once. A round that does not end within {@link #ROUND_LIMIT} fails
+     * with every service's lock table, instead of hanging the build: an apply's waits cannot be
+     * interrupted, so its threads are daemons, left behind when the test fails.
+     */
     private List<Attempt> runConcurrently(List<Plan> plans) throws Exception {
         AtomicLong returned = new AtomicLong();
         List<Future<Attempt>> futures = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(plans.size())) {
+        ExecutorService pool = Executors.newFixedThreadPool(plans.size(), Thread.ofPlatform().daemon().factory());
+        try {
             for (Plan plan : plans) {
                 futures.add(pool.submit(() -> applyOnce(plan, returned)));
             }
+            long deadline = System.nanoTime() + ROUND_LIMIT.toNanos();
             List<Attempt> attempts = new ArrayList<>();
             for (Future<Attempt> future : futures) {
-                attempts.add(future.get());
+                try {
+                    attempts.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                } catch (TimeoutException stuck) {
+                    throw new AssertionError("the round's applies did not end within " + ROUND_LIMIT
+                            + "; the services' locks:\n" + served.describeLocks());
+                }
             }
             return attempts;
+        } finally {
+            pool.shutdownNow();
         }
     }
 

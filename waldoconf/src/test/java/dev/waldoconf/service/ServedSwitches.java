@@ -114,6 +114,16 @@ final class ServedSwitches implements AutoCloseable {
         return engine.apply(preview, Optional.of(trial), true, ProgressListener.NONE);
     }
 
+    /** Each service's lock table, for a test's failure message when a transaction does not end. */
+    String describeLocks() {
+        StringBuilder report = new StringBuilder();
+        for (RunningService service : services) {
+            report.append(service.switchName()).append(":\n")
+                    .append(((SwitchServer) service).describeLocks());
+        }
+        return report.toString();
+    }
+
     /** Stops switch {@code name}'s service as a crash would (its journal stays). */
     void stopService(String name) {
         List<SwitchEntry> entries = inventory.switches();

@@ -428,6 +428,35 @@ final class Coordinator {
         }
     }
 
+    /**
+     * How many decisions this host still owes to hosts it can reach (itself included): roots
+     * decided but not acknowledged by every participant, decisions kept for a host whose link
+     * dropped, and logged commits not yet acknowledged. A host closed before they reach zero
+     * leaves those participants prepared, holding their locks until it runs again.
+     */
+    int decisionsOwed() {
+        int owed = 0;
+        for (Undelivered decision : undelivered.values()) {
+            owed += reachable(decision.hosts) ? 1 : 0;
+        }
+        for (Set<Integer> unacknowledged : loggedCommits.values()) {
+            owed += reachable(unacknowledged) ? 1 : 0;
+        }
+        for (RootRecord root : roots.values()) {
+            owed += root.phase == RootRecord.Phase.DECIDED && reachable(root.awaiting) ? 1 : 0;
+        }
+        return owed;
+    }
+
+    private boolean reachable(Set<Integer> hosts) {
+        for (int host : hosts) {
+            if (!state.down.contains(host)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---- links and time --------------------------------------------------------------------
 
     /** Votes the root waits for from a lost host back the attempt out; acknowledgements become owed decisions. */

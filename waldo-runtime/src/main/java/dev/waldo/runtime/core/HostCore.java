@@ -508,6 +508,16 @@ public final class HostCore {
         return locking.waitingRequests();
     }
 
+    /** See {@link Coordinator#decisionsOwed}. */
+    public int decisionsOwed() {
+        return coordinator.decisionsOwed();
+    }
+
+    /** The lock table, one line per busy variable (see {@code LockTable#describe}), for diagnostics. */
+    public String describeLocks() {
+        return locking.describeLocks();
+    }
+
     /** The current priority of a live attempt on this host, or null. */
     public Priority priorityOf(TxnId txn) {
         TxnRecord record = state.txns.get(txn);

@@ -250,6 +250,25 @@ final class LockTable {
         return waiting;
     }
 
+    /**
+     * One line per busy variable: its holders (attempt, state, mode) and its waiters in
+     * arrival order, with the phase's counters; for diagnosing a wait that does not end.
+     */
+    String describe() {
+        StringBuilder report = new StringBuilder();
+        vars.forEach((key, locks) -> {
+            report.append(key.object()).append('.').append(key.variable()).append(": held");
+            locks.holders.forEach((lock, holders) -> holders.forEach(holder -> report.append(' ')
+                    .append(holder.id).append('/').append(holder.state).append('/').append(lock.mode())));
+            report.append("; waiting");
+            locks.waiting.forEach(waiter -> report.append(' ').append(waiter.txn.id).append('/')
+                    .append(waiter.txn.state).append('/').append(waiter.lock.mode()));
+            report.append("; overtakes ").append(locks.overtakes).append(", phase age ").append(locks.phaseAge)
+                    .append('\n');
+        });
+        return report.toString();
+    }
+
     /** Every lock currently held, for tests. */
     Set<LockId> heldLocks() {
         Set<LockId> all = new TreeSet<>(java.util.Comparator.comparing(LockId::toString));

@@ -172,4 +172,8 @@ final class Locking {
     int waitingRequests() {
         return locks.waitingRequests();
     }
+
+    String describeLocks() {
+        return locks.describe();
+    }
 }

@@ -35,6 +35,8 @@ import java.util.Set;
  * restart c             host c is killed and starts again with an empty core and log (what was on its links is lost)
  * crash c               host c is killed and starts again from its log (what was on its links is lost)
  * log c                 the records host c has made durable so far
+ * owed a                how many decisions host a still owes to hosts it can reach
+ * locks b               host b's lock table, attempts by name
  * writers b x           the attempts a committed() read of x on b waits for (voted yes, undecided there)
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
  * </pre>
@@ -156,6 +158,8 @@ final class ScriptedCore {
                 collect();
                 cores.get(words[2]).linkUp(number(host));
             }
+            case "locks" -> core.describeLocks().lines().forEach(line -> note(named(line)));
+            case "owed" -> note("decisions owed by " + host + ": " + core.decisionsOwed());
             case "restart" -> restart(host);
             case "crash" -> crash(host);
             case "writers" -> note("undecided writers of " + words[2] + ": " + core.undecidedWriters(LockId.whole(1, words[2]))
@@ -316,6 +320,14 @@ final class ScriptedCore {
     private void name(TxnId attempt, String name) {
         attempts.put(name, attempt);
         attemptNames.put(attempt, name);
+    }
+
+    /** {@code text} with each attempt id replaced by its script name. */
+    private String named(String text) {
+        for (Map.Entry<TxnId, String> attempt : attemptNames.entrySet()) {
+            text = text.replace(attempt.getKey().toString(), attempt.getValue());
+        }
+        return text;
     }
 
     private void note(String what) {

@@ -785,4 +785,53 @@ class ScriptedCoreTest {
               a: root T1 COMMITTED
             > log a""");
     }
+
+    /**
+     * What a graceful close waits for (Host#awaitDecisionsDelivered): a backout decided while b's
+     * link was down is owed to b, but only counts once b can be reached again, and stops counting
+     * when b acknowledges it. ConcurrentApplyTest hung when an operator session closed with such a
+     * decision unsent: b stayed prepared on T1, holding its locks.
+     */
+    @Test
+    void decisionsOwedCountOnlyReachableHostsUntilTheyAcknowledge() {
+        String trace = new ScriptedCore("a", "b", "c").run(ScriptedCore.PREPARED_ON_A_B_C + """
+            vote b T1 yes
+            vote c T1 yes
+            cut a b             # b's yes vote is lost with the link: a backs T1 out
+            owed a              # the root waits for c and for a's own part
+            deliver a c         # Backout
+            vote a T1 yes       # a's own part ends
+            deliver c a all     # c's vote, which no longer counts, and its acknowledgement
+            owed a              # only b is left, and b cannot be reached
+            heal a b            # a sends b the backout it owes
+            owed a
+            deliver a b
+            deliver b a all     # b acknowledges
+            owed a
+            """);
+        assertThat(trace).contains("decisions owed by a: 1\n> deliver a c",
+                "decisions owed by a: 0\n> heal a b", "decisions owed by a: 1\n> deliver a b")
+                .endsWith("decisions owed by a: 0");
+    }
+
+    /** The lock table a stuck wait is diagnosed from: the prepared holder, and who waits behind it. */
+    @Test
+    void describeLocksNamesHoldersAndWaitersWithTheirStates() {
+        String trace = new ScriptedCore("a", "b").run("""
+            begin a T1
+            begin a T2
+            call a T2 b
+            deliver a b
+            serve b T2 x
+            deliver b a
+            done a T2
+            deliver a b         # Prepare
+            call a T1 b
+            deliver a b
+            serve b T1 x        # waits behind the prepared T2
+            vote b T2 yes
+            locks b
+            """);
+        assertThat(trace).endsWith("  1.x: held T2/PREPARED/WRITE; waiting T1/ACTIVE/WRITE; overtakes 0, phase age 0");
+    }
 }
