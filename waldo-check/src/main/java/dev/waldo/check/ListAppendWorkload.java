@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Each client runs one transaction at a time: a few appends of unique values
  * and reads, on keys spread over the store hosts (each key,
  * {@code s<store>r<incarnation>k<slot>g<generation>}, lives on one run of one
- * store), through {@code ListClient.run}, which is one transaction across
- * every store it touches.
+ * store), through {@code ClientDesk.run} on the desk connected to the store of
+ * its last operation: one transaction across every store it touches, whose
+ * last operation is the sequence step that carries the prepare.
  *
  * <p>An outcome is {@code FAILED} only when the runtime said the transaction
  * was backed out ({@link TransactionAbortedException}). A
@@ -83,10 +84,24 @@ public final class ListAppendWorkload implements AutoCloseable {
     private record Pending(int id, int process, long invokedAt, List<MicroOp> ops) {
     }
 
+    /** {@code stores[i]} is store i's ListStore; {@code desks[i]} this host's ClientDesk connected to store i. */
+    private record Links(WList<EndpointRef> stores, List<ClientDesk> desks) {
+        Links with(int store, Links replacement) {
+            WList<EndpointRef> newStores = new WList<>();
+            newStores.addAll(stores);
+            newStores.set(store, replacement.stores.get(0));
+            List<ClientDesk> newDesks = new ArrayList<>(desks);
+            newDesks.set(store, replacement.desks.get(0));
+            return new Links(newStores, List.copyOf(newDesks));
+        }
+    }
+
     private final NetHost net;
-    private final ListClient client;
-    /** The ListStore of each store host, replaced (copy on write) when a store is restarted. */
-    private volatile WList<EndpointRef> stores;
+    /**
+     * The ListStore of each store host and this host's ClientDesk connected to it, replaced
+     * together (copy on write) when a store is restarted.
+     */
+    private volatile Links links;
     /** The run of each store that new transactions choose keys of. */
     private final AtomicIntegerArray incarnations;
     private final Settings settings;
@@ -104,11 +119,10 @@ public final class ListAppendWorkload implements AutoCloseable {
     private final Map<String, Integer> reasons = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
 
-    private ListAppendWorkload(NetHost net, WList<EndpointRef> stores, Settings settings, Journal journal) {
+    private ListAppendWorkload(NetHost net, Links links, Settings settings, Journal journal) {
         this.net = net;
-        this.client = ListClient.create(net.host());
-        this.stores = stores;
-        this.incarnations = new AtomicIntegerArray(stores.size());
+        this.links = links;
+        this.incarnations = new AtomicIntegerArray(links.stores().size());
         this.settings = settings;
         this.journal = journal;
         this.nextValue = new AtomicLong(settings.valueBase() + 1);
@@ -137,21 +151,26 @@ public final class ListAppendWorkload implements AutoCloseable {
         NetHost net = durable ? NetHost.start(config, Structs::create,
                 FileStorage.open(stateDir.resolve("transactions"))) : NetHost.start(config, Structs::create);
         try {
-            WList<EndpointRef> services = new WList<>();
+            WList<EndpointRef> stores = new WList<>();
+            List<ClientDesk> desks = new ArrayList<>();
             for (InetSocketAddress address : storeAddresses) {
-                services.add(serviceAt(net, address));
+                Links one = linksTo(net, address);
+                stores.add(one.stores().get(0));
+                desks.add(one.desks().get(0));
             }
-            return new ListAppendWorkload(net, services, settings, journal);
+            return new ListAppendWorkload(net, new Links(stores, List.copyOf(desks)), settings, journal);
         } catch (RuntimeException e) {
             net.close();
             throw e;
         }
     }
 
-    private static EndpointRef serviceAt(NetHost net, InetSocketAddress address) {
-        WList<EndpointRef> desk = new WList<>();
-        desk.add(net.connect(address, ClientDesk::create).partner());
-        return ListClient.create(net.host()).services(desk).get(0);
+    /** Connects a ClientDesk to the store at {@code address}: the links to that one store. */
+    private static Links linksTo(NetHost net, InetSocketAddress address) {
+        ClientDesk desk = net.connect(address, ClientDesk::create);
+        WList<EndpointRef> storeDesk = new WList<>();
+        storeDesk.add(desk.partner());
+        return new Links(ListClient.create(net.host()).services(storeDesk), List.of(desk));
     }
 
     /**
@@ -166,17 +185,14 @@ public final class ListAppendWorkload implements AutoCloseable {
      * @throws NetworkException if the store cannot be reached yet (the caller may try again)
      */
     public void storeRestarted(int store, InetSocketAddress address, int incarnation) throws InterruptedException {
-        String hostId = stores.get(store).host();
+        String hostId = links.stores().get(store).host();
         long giveUpAt = System.nanoTime() + RELINK_PATIENCE.toNanos();
         while (net.peer(hostId).isEmpty() && System.nanoTime() < giveUpAt) {
             Thread.sleep(50);
         }
-        EndpointRef service = serviceAt(net, address);
+        Links replacement = linksTo(net, address);
         synchronized (this) {
-            WList<EndpointRef> updated = new WList<>();
-            updated.addAll(stores);
-            updated.set(store, service);
-            stores = updated;
+            links = links.with(store, replacement);
         }
         incarnations.set(store, incarnation);
     }
@@ -262,7 +278,7 @@ public final class ListAppendWorkload implements AutoCloseable {
             step.value = op.value();
             program.add(step);
         }
-        WList<EndpointRef> services = stores;
+        Links current = links;
         Pending pending = new Pending(nextId.incrementAndGet(), process, System.nanoTime(), ops);
         running.put(pending.id, pending);
         // Journaled before it is invoked: a client killed from here on leaves it in the history, unknown.
@@ -270,7 +286,7 @@ public final class ListAppendWorkload implements AutoCloseable {
         Outcome outcome;
         List<MicroOp> observed = ops;
         try {
-            WList<WList<Double>> results = client.run(program, services);
+            WList<WList<Double>> results = current.desks().get(storeOf(ops.get(ops.size() - 1).key())).run(program, current.stores());
             observed = withResults(ops, results);
             outcome = Outcome.OK;
             committed.incrementAndGet();
