@@ -351,7 +351,14 @@ public final class OperatorSession implements AutoCloseable {
      */
     private void deliverDecisions() {
         try {
-            int owed = net.host().awaitDecisionsDelivered(DECISION_DELIVERY);
+            Host host = net.host();
+            int owedAtClose = host.awaitDecisionsDelivered(Duration.ZERO);
+            long start = System.nanoTime();
+            int owed = host.awaitDecisionsDelivered(DECISION_DELIVERY);
+            if (owedAtClose > 0) {
+                LOG.log(System.Logger.Level.INFO, "host " + host.id() + " waited " + Duration.ofNanos(System.nanoTime()
+                        - start).toMillis() + " ms for the services to acknowledge " + owedAtClose + " decisions");
+            }
             if (owed > 0) {
                 LOG.log(System.Logger.Level.WARNING, "host " + net.host().id() + " closes with " + owed
                         + " decisions not yet acknowledged by reachable services; they are logged and go out"
