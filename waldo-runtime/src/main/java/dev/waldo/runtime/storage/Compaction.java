@@ -14,6 +14,17 @@ final class Compaction {
 
     private int forgotten;
 
+    /**
+     * Starts the count afresh from a log just loaded: the forgotten attempts earlier runs left in
+     * it count too. Counting only this run's, a host that runs briefly and often (an operator's
+     * coordinator slot, one run per command) never reached the threshold, and its log, and the
+     * records every run takes up, grew without end.
+     */
+    void loaded(List<StorageRecord> records) {
+        forgotten = 0;
+        appended(records);
+    }
+
     /** Counts the forgotten attempts among {@code appended}. */
     void appended(List<StorageRecord> appended) {
         for (StorageRecord record : appended) {

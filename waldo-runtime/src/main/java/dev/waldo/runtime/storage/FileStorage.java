@@ -134,6 +134,7 @@ public final class FileStorage implements Storage {
             }
             mirror.clear();
             mirror.addAll(decoded.records());
+            compaction.loaded(decoded.records());
             return List.copyOf(decoded.records());
         } catch (IOException e) {
             throw new StorageException("cannot read the transaction log " + directory.resolve(LOG) + ": " + e, e);

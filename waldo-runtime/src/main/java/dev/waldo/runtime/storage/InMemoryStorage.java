@@ -62,6 +62,7 @@ public final class InMemoryStorage implements Storage {
         durableLength = length;
         mirror.clear();
         mirror.addAll(decoded.records());
+        compaction.loaded(decoded.records());
         return List.copyOf(decoded.records());
     }
 

@@ -104,6 +104,30 @@ class FileStorageTest {
         }
     }
 
+    /**
+     * A host that runs briefly and often (an operator's coordinator slot: one run per command)
+     * forgets a few attempts per run; the forgotten ones earlier runs left count too, so its log
+     * is compacted instead of growing with every run, and with it what each run takes up.
+     */
+    @Test
+    void forgottenAttemptsOfEarlierRunsCountTowardsCompaction() {
+        int perRun = 4;
+        int runs = 2 * Compaction.MIN_FORGOTTEN / perRun;
+        for (int run = 0; run < runs; run++) {
+            try (FileStorage storage = FileStorage.open(directory)) {
+                storage.load();
+                for (int i = 0; i < perRun; i++) {
+                    TxnId txn = new TxnId(3, run * perRun + i);
+                    storage.append(List.of(new StorageRecord.Committed(txn, Set.of(1)), new StorageRecord.Forgotten(txn)));
+                }
+            }
+        }
+        try (FileStorage reopened = FileStorage.open(directory)) {
+            assertThat(reopened.load()).as("records left after %d runs of %d forgotten attempts each", runs, perRun)
+                    .hasSizeLessThan(2 * Compaction.MIN_FORGOTTEN);
+        }
+    }
+
     @Test
     void aSecondHostCannotOpenTheSameDirectory() {
         try (FileStorage storage = FileStorage.open(directory)) {
