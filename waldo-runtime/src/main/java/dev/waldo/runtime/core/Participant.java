@@ -112,6 +112,9 @@ final class Participant {
             backoutLocal(record);
             return;
         }
+        if (yes && refusedByValidation(record)) {
+            return;
+        }
         if (yes && (record.coordinator != state.host || !record.peers.isEmpty())) {
             // A coordinator logs its own part too: a restart must finish it like any participant's.
             logPrepared(record, payload);
@@ -124,6 +127,32 @@ final class Participant {
         if (record.coordinator != state.host && state.down.contains(record.coordinator)) {
             coordinatorLost(record);
         }
+    }
+
+    /**
+     * The bindings said yes; the concurrency control may still say no (an optimistic host finds
+     * that something the attempt read changed since). Then the vote is WOUNDED, so that the
+     * root retries the attempt as it retries a wounded one. A vote carried by the reply to the
+     * last call goes back instead as a wounded reply, and the attempt backs out here at once.
+     * Returns true if it said no.
+     */
+    private boolean refusedByValidation(TxnRecord record) {
+        String refusal = locking.validate(record);
+        if (refusal == null) {
+            return false;
+        }
+        record.localVote = Verdict.WOUNDED;
+        record.localReason = refusal + " (host " + state.host + ")";
+        if (record.heldReply != null) {
+            releaseHeldReply(record);
+            backoutLocal(record);
+            return true;
+        }
+        deliverVote(record);
+        if (record.coordinator != state.host && state.down.contains(record.coordinator)) {
+            coordinatorLost(record);
+        }
+        return true;
     }
 
     /**
@@ -228,6 +257,7 @@ final class Participant {
     }
 
     void installLocal(TxnRecord record) {
+        locking.installed(record);
         end(record, true);
         state.decide(new Decision.Install(record.id));
         settle(record);
