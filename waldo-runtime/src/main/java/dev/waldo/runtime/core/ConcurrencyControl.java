@@ -6,12 +6,12 @@ import java.util.List;
  * How one host keeps concurrent attempts on its variables apart, chosen per
  * host: {@link WoundWait} (locks held while the body runs, wound-wait between
  * conflicting attempts, primaries; the default) or {@link Optimistic}
- * (Tribune's OCC: run without locks, validate at the vote).
+ * (Tribune's OCC: run without locks, validate at prepare).
  *
  * <p>{@link Locking} owns the rest of an attempt's scheduling life (wounds,
  * promotion) and calls this at four points: when the body uses a piece of
- * state ({@link #access}), when the host is about to vote yes
- * ({@link #validate}), when the attempt's writes are installed
+ * state ({@link #access}), when the attempt is about to prepare here, before
+ * its bindings do ({@link #validate}), when the attempt's writes are installed
  * ({@link #installed}), and when the attempt is over here ({@link #release}).
  * Whatever a policy holds is recorded in the attempt's {@code held} locks, so
  * that a prepared attempt logs them and {@link #holders} finds the undecided
@@ -29,7 +29,8 @@ interface ConcurrencyControl {
     boolean accessWithoutWaiting(TxnRecord record, LockId lock);
 
     /**
-     * The attempt's bindings voted yes here: may it commit, as far as this host's variables go?
+     * The attempt is about to prepare here (before its bindings do): may it commit, as far as
+     * this host's variables go?
      * Returns null if so (what it takes stays held until {@link #release}), else why not, having
      * taken nothing.
      */

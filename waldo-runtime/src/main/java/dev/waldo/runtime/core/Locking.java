@@ -8,7 +8,7 @@ import java.util.List;
  * promotion as a primary (paper §4.3), over a {@link ConcurrencyControl}
  * chosen per host that decides how attempts using the same state are kept
  * apart: {@link WoundWait} (the lock table and wound-wait, the default) or
- * {@link Optimistic} (validation at the vote).
+ * {@link Optimistic} (validation at prepare).
  */
 final class Locking {
     private final CoreState state;
@@ -35,7 +35,7 @@ final class Locking {
             throw new IllegalStateException("host " + state.host + " has " + state.txns.size()
                     + " live attempts: choose its concurrency control before transactions run there");
         }
-        control = new Optimistic(this::markWounded);
+        control = new Optimistic(state);
     }
 
     /** True if this host validates optimistically instead of locking. */
@@ -61,7 +61,7 @@ final class Locking {
         return control.accessWithoutWaiting(record, lock);
     }
 
-    /** See {@link ConcurrencyControl#validate}: null if the attempt may vote yes here, else why not. */
+    /** See {@link ConcurrencyControl#validate}: null if the attempt may prepare here, else why not. */
     String validate(TxnRecord record) {
         return control.validate(record);
     }

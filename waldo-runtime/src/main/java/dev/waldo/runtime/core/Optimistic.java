@@ -6,26 +6,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * Optimistic concurrency control (Tribune, Weber et al.), chosen per host: an
  * attempt's body takes no locks here. It reads the committed values and
  * buffers its writes (the host layer's working copies, as under locks), while
- * this class notes when it first used each piece of state. When the host is
- * about to vote yes, the attempt is validated: every piece it read must not
+ * this class notes when it first used each piece of state. When the attempt is
+ * about to prepare here (before its bindings push anything), it is validated: every piece it read must not
  * have been changed by an install since, and it takes validation locks on
  * everything it used, in the mode it used it, without waiting. A prepared
  * attempt holding a conflicting validation lock (it may be committing now)
- * fails it too. A failed attempt votes no and its root retries it, as after a
- * wound. The validation locks stay held until the attempt ends here, so the
- * attempt's serialization point lies between its validation and its install,
+ * fails it too. A failed attempt votes WOUNDED and its root retries it, as
+ * after a wound. The validation locks stay held until the attempt ends here,
+ * so the attempt's serialization point lies between its validation and its install,
  * as a locking host's lies between its last lock and its release: hosts of
  * either kind agree on the order of a distributed transaction.
  *
- * <p>Nothing ever waits here. A body that uses what a prepared attempt holds
- * is wounded at once (see {@link #access}); otherwise nothing is wounded here,
- * and priorities and primaries play no part: a long attempt that conflicts with a stream of
+ * <p>A body waits only for a prepared attempt that holds what it asks for
+ * (see {@link #access}); nothing is wounded here, and priorities and
+ * primaries play no part: a long attempt that conflicts with a stream of
  * short ones can fail its validation again and again (the starvation the
  * Waldo paper argues primaries prevent).
  */
@@ -45,14 +44,15 @@ final class Optimistic implements ConcurrencyControl {
         }
     }
 
-    private final Consumer<TxnRecord> wound;
+    private final CoreState state;
+    /** Bodies waiting for a prepared attempt's validation lock to go, with the piece they asked for. */
+    private final Map<TxnRecord, LockId> waiting = new LinkedHashMap<>();
 
-    /** @param wound wounds an active attempt (see {@link Locking#markWounded}) */
-    Optimistic(Consumer<TxnRecord> wound) {
-        this.wound = wound;
+    Optimistic(CoreState state) {
+        this.state = state;
     }
 
-    /** Prepared attempts' validation locks: never waited on, only checked. */
+    /** Prepared attempts' validation locks: checked at validation, and waited for by bodies (see {@link #access}). */
     private final LockTable validated = new LockTable(false);
     /** The number of installs here so far: the stamp of the newest. */
     private long installs;
@@ -66,16 +66,18 @@ final class Optimistic implements ConcurrencyControl {
 
     /**
      * Notes the use and lets the body go on, unless a prepared attempt holds a conflicting
-     * validation lock: then this attempt could not pass its own validation while that one
-     * holds it, and the state may be mid-change (a binding still committing or undoing it on
-     * its device), so the attempt is wounded at once and retried instead of reading it.
+     * validation lock: then the body waits until that attempt ended here (a {@link
+     * Decision.Granted} follows), so that it reads the outcome rather than what that attempt
+     * is replacing (which could not pass validation), and never state a binding is still
+     * changing on its device. A prepared attempt waits for nothing but its decision, so such
+     * waits close no cycle; retrying at once instead would spin until the decision came.
      */
     @Override
     public boolean access(TxnRecord record, LockId lock) {
         if (accessWithoutWaiting(record, lock)) {
             return true;
         }
-        wound.accept(record);
+        waiting.put(record, lock);
         return false;
     }
 
@@ -108,10 +110,10 @@ final class Optimistic implements ConcurrencyControl {
         return null;
     }
 
-    /** Drops the attempt's validation locks. Nobody waits on them; granting only tidies the table up. */
+    /** Drops the attempt's validation locks (waiting bodies are granted by {@link #grantWaiters}). */
     private void dropValidationLocks(TxnRecord record) {
         for (Object variable : validated.releaseAll(record)) {
-            validated.grantWaiters(variable); // grants nothing: it forgets the variable once idle
+            validated.grantWaiters(variable); // nothing queues in this table: it only forgets the variable once idle
         }
     }
 
@@ -147,16 +149,28 @@ final class Optimistic implements ConcurrencyControl {
 
     @Override
     public void release(TxnRecord record) {
+        waiting.remove(record);
         dropValidationLocks(record);
         footprints.remove(record.id);
         if (footprints.isEmpty()) {
             changedAt.clear();
         }
+        grantWaiters();
+    }
+
+    /** Lets every waiting body whose piece no prepared attempt holds any more go on. */
+    private void grantWaiters() {
+        for (Map.Entry<TxnRecord, LockId> waiter : List.copyOf(waiting.entrySet())) {
+            if (accessWithoutWaiting(waiter.getKey(), waiter.getValue())) {
+                waiting.remove(waiter.getKey());
+                state.decide(new Decision.Granted(waiter.getKey().id, waiter.getValue()));
+            }
+        }
     }
 
     @Override
     public void cancelWaits(TxnRecord record) {
-        // Nothing waits.
+        waiting.remove(record);
     }
 
     @Override
@@ -176,7 +190,7 @@ final class Optimistic implements ConcurrencyControl {
 
     @Override
     public void priorityRaised(TxnRecord record) {
-        // Nothing waits, so nothing is wounded: priorities play no part here.
+        // A wait here ends with a prepared attempt's decision, whatever the priorities: nothing to wound.
     }
 
     @Override
@@ -192,6 +206,6 @@ final class Optimistic implements ConcurrencyControl {
 
     @Override
     public int waitingRequests() {
-        return 0;
+        return waiting.size();
     }
 }
