@@ -20,14 +20,16 @@ import java.util.List;
  * is killed.
  *
  * <pre>
- * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler] [--broken-abstract-locks]
- *     [--port N] [--incarnation N]
+ * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--broken-scheduler]
+ *     [--broken-abstract-locks] [--port N] [--incarnation N]
  * </pre>
  * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
  * a store killed with {@code -9} and started again with the same id, state directory and
  * {@code --port} takes up the attempts it had prepared and learns their outcome from its peers.
  * Its lists start empty in each run (the runtime keeps no variables across runs): {@code
  * --incarnation} numbers the run, and the store backs out every operation meant for another.
+ * {@code --optimistic} makes the store validate optimistically instead of locking
+ * ({@code Host.useOptimisticConcurrency}, Tribune's OCC).
  * {@code --broken-scheduler} releases every attempt's locks as it votes yes,
  * before the decision ({@code waldo.test.releaseLocksAtVote}): a scheduler that
  * is wrong on purpose, so that a test can see the checker catch it.
@@ -46,7 +48,7 @@ public final class StoreServer {
     /** Starts the store; see the class comment for the arguments. */
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--broken-scheduler]"
+            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--broken-scheduler]"
                     + " [--broken-abstract-locks] [--port N] [--incarnation N]");
             System.exit(2);
         }
@@ -61,6 +63,9 @@ public final class StoreServer {
         Path stateDir = Path.of(args[1]);
         NetHost net = NetHost.start(hostConfig(args[0], stateDir, flags.contains("--tls")), Structs::create,
                 FileStorage.open(stateDir.resolve("transactions")));
+        if (flags.contains("--optimistic")) {
+            net.host().useOptimisticConcurrency(); // before the store's first transaction
+        }
         ListStore store = ListStore.create(net.host());
         store.startIncarnation(numberAfter(flags, "--incarnation"));
         InetSocketAddress bound = net.listen(new InetSocketAddress("127.0.0.1", (int) numberAfter(flags, "--port")),

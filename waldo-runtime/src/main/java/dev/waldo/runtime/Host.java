@@ -184,6 +184,20 @@ public final class Host implements AutoCloseable {
         abstractLocks = on;
     }
 
+    /**
+     * Makes this host use optimistic concurrency control (Tribune's OCC) instead of wound-wait
+     * with primaries: transaction bodies take no locks here (they wait only for a prepared
+     * transaction holding what they touch); when this host is asked to prepare, an attempt
+     * whose reads here were overwritten since, or that used what a prepared transaction is
+     * committing, votes no before its bindings prepare, and its root retries it. Call it before
+     * transactions run here. See the module README for when it pays.
+     *
+     * @throws IllegalStateException if transactions are already live on this host
+     */
+    public void useOptimisticConcurrency() {
+        inCore(core::useOptimisticConcurrency);
+    }
+
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
     public boolean abstractLocks() {
         return abstractLocks;

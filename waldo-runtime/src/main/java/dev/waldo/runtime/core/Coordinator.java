@@ -238,7 +238,7 @@ final class Coordinator {
                 state.send(participant, new Message.Prepare(record.id, CoreState.namedTo(participant, root.participants)));
             }
         }
-        state.decide(new Decision.PrepareLocal(record.id));
+        participant.prepareOwnPart(record); // validated first: an optimistic host may refuse it
     }
 
     void onVote(int from, Message.Vote vote) {

@@ -25,8 +25,9 @@ import java.util.Set;
  * <p>This class only dispatches. The protocol lives in its roles, as etcd's
  * raft splits its pieces: {@link Coordinator} (roots, votes, the decision,
  * acknowledgements, re-sends), {@link Participant} (prepare, vote, commit and
- * backout here, in doubt, cooperative termination), {@link Locking} (lock
- * table, wound-wait, primaries) and {@link Calls} (calls made and served).
+ * backout here, in doubt, cooperative termination), {@link Locking} (wounds,
+ * primaries, over a per-host concurrency control: the lock table with
+ * wound-wait, or optimistic validation) and {@link Calls} (calls made and served).
  *
  * <p>The host layer's obligations: make every drained
  * {@link Outbox#persist() record} durable before it applies that drain's
@@ -99,6 +100,23 @@ public final class HostCore {
         calls.wire(participant, coordinator);
         coordinator.wire(participant);
         participant.wire(coordinator);
+    }
+
+    /**
+     * Makes this host validate optimistically instead of locking (Tribune's OCC): bodies take
+     * no locks here, and an attempt whose reads changed before it voted, or that used state a
+     * prepared attempt is committing, votes no and is retried. The default is wound-wait with
+     * primaries. Call it before any transaction touches this host.
+     *
+     * @throws IllegalStateException if attempts are already live here
+     */
+    public void useOptimisticConcurrency() {
+        locking.useOptimistic();
+    }
+
+    /** True if this host validates optimistically ({@link #useOptimisticConcurrency}). */
+    public boolean optimisticConcurrency() {
+        return locking.optimistic();
     }
 
     /** This host's number. */

@@ -2,25 +2,45 @@ package dev.waldo.runtime.core;
 
 import dev.waldo.runtime.core.TxnRecord.State;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The scheduling role of a host's core: the lock table, wound-wait between
- * conflicting attempts, and primaries with their promotion (paper §4.3).
+ * The scheduling role of a host's core: an attempt's wounds and its
+ * promotion as a primary (paper §4.3), over a {@link ConcurrencyControl}
+ * chosen per host that decides how attempts using the same state are kept
+ * apart: {@link WoundWait} (the lock table and wound-wait, the default) or
+ * {@link Optimistic} (validation at prepare).
  */
 final class Locking {
     private final CoreState state;
-    private final LockTable locks = new LockTable(true);
+    private ConcurrencyControl control;
     final Primaries primaries;
     private Participant participant;
 
     Locking(CoreState state, boolean primaries) {
         this.state = state;
         this.primaries = new Primaries(primaries);
+        this.control = new WoundWait(state, this::markWounded);
     }
 
     void wire(Participant participant) {
         this.participant = participant;
+    }
+
+    /**
+     * Switches this host to optimistic concurrency control ({@link Optimistic}). Only while
+     * nothing is live here: the policies cannot share attempts.
+     */
+    void useOptimistic() {
+        if (!state.txns.isEmpty() || control.busyVariables() > 0) {
+            throw new IllegalStateException("host " + state.host + " has " + state.txns.size()
+                    + " live attempts: choose its concurrency control before transactions run there");
+        }
+        control = new Optimistic(state);
+    }
+
+    /** True if this host validates optimistically instead of locking. */
+    boolean optimistic() {
+        return control instanceof Optimistic;
     }
 
     /** See {@link HostCore#lock}. */
@@ -30,25 +50,7 @@ final class Locking {
             state.decide(new Decision.Wounded(txn));
             return false;
         }
-        if (holdsCovering(record, lock)) {
-            return true;
-        }
-        if (locks.tryHold(record, lock)) {
-            return true;
-        }
-        // An upgrade (say READ to WRITE) waits like any request: wound-wait decides between upgraders.
-        locks.enqueue(record, lock);
-        woundBlockers(record, lock);
-        return false;
-    }
-
-    private static boolean holdsCovering(TxnRecord record, LockId lock) {
-        for (LockId covering : lock.coveredBy()) {
-            if (record.held.contains(covering)) {
-                return true;
-            }
-        }
-        return false;
+        return control.access(record, lock);
     }
 
     /**
@@ -56,52 +58,41 @@ final class Locking {
      * grantable now); returns false, queueing nothing and wounding no one, otherwise.
      */
     boolean lockWithoutWaiting(TxnRecord record, LockId lock) {
-        return holdsCovering(record, lock) || locks.tryHold(record, lock);
+        return control.accessWithoutWaiting(record, lock);
     }
 
-    /** Time passed: waiters that a phase of commuting holders overtook long enough wound those they outrank. */
+    /** See {@link ConcurrencyControl#validate}: null if the attempt may prepare here, else why not. */
+    String validate(TxnRecord record) {
+        return control.validate(record);
+    }
+
+    /** The attempt's writes are being installed here. */
+    void installed(TxnRecord record) {
+        control.installed(record);
+    }
+
+    /** Time passed (see {@link ConcurrencyControl#tick}). */
     void tick() {
-        for (Map.Entry<TxnRecord, LockId> overdue : locks.agePhases()) {
-            woundBlockers(overdue.getKey(), overdue.getValue());
-        }
+        control.tick();
     }
 
     /** Takes {@code lock} for an attempt restored from storage, before any attempt of this run runs. */
     void retake(TxnRecord record, LockId lock) {
-        locks.hold(record, lock);
-    }
-
-    /** Wound-wait: every holder of a conflicting lock that {@code record} outranks is wounded. */
-    private void woundBlockers(TxnRecord record, LockId lock) {
-        for (TxnRecord holder : locks.blockers(record, lock)) {
-            if (record.priority.beats(holder.priority) && holder.woundable()) {
-                markWounded(holder);
-            }
-        }
+        control.retake(record, lock);
     }
 
     /** The attempts holding a lock that conflicts with {@code lock} (for a whole lock: any lock of its variable). */
     List<TxnRecord> holders(LockId lock) {
-        return locks.blockers(null, lock);
+        return control.holders(lock);
     }
 
     void releaseLocks(TxnRecord record) {
-        for (Object variable : locks.releaseAll(record)) {
-            grant(variable);
-        }
+        control.release(record);
     }
 
     /** Withdraws the attempt's lock requests, granting what they held up. */
     void cancelWaits(TxnRecord record) {
-        for (Object variable : locks.cancelWaits(record)) {
-            grant(variable);
-        }
-    }
-
-    private void grant(Object variable) {
-        for (Map.Entry<TxnRecord, LockId> granted : locks.grantWaiters(variable)) {
-            state.decide(new Decision.Granted(granted.getKey().id, granted.getValue()));
-        }
+        control.cancelWaits(record);
     }
 
     /**
@@ -160,17 +151,15 @@ final class Locking {
                 state.send(neighbour, new Message.Promote(record.id, priority));
             }
         }
-        for (LockId lock : List.copyOf(record.waiting)) {
-            woundBlockers(record, lock);
-        }
+        control.priorityRaised(record);
     }
 
     int busyVariables() {
-        return locks.busyVariables();
+        return control.busyVariables();
     }
 
     int waitingRequests() {
-        return locks.waitingRequests();
+        return control.waitingRequests();
     }
 
     String describeLocks() {

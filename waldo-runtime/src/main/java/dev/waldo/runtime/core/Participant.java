@@ -78,6 +78,12 @@ final class Participant {
             return;
         }
         if (record.state == State.ACTIVE) {
+            String refusal = locking.validate(record);
+            if (refusal != null) {
+                state.send(from, new Message.Vote(txn, Verdict.WOUNDED, refusal + " (host " + state.host + ")", false));
+                abandon(record);
+                return;
+            }
             record.state = State.PREPARING;
             record.coordinator = from;
             record.peers = state.peersOf(prepare.participants(), from);
@@ -90,11 +96,38 @@ final class Participant {
      * {@code reply} until the vote, which it then carries back to the coordinator (the caller).
      */
     void prepareWithReply(TxnRecord record, int coordinatorHost, Set<Integer> prepareWith, Message.Reply reply) {
+        if (locking.validate(record) != null) {
+            // Refused before the bindings prepared: the reply goes back wounded, and the root retries.
+            state.send(coordinatorHost, new Message.Reply(reply.txn(), reply.callId(), reply.response(), true,
+                    reply.participants()));
+            abandon(record);
+            return;
+        }
         record.state = State.PREPARING;
         record.coordinator = coordinatorHost;
         record.peers = state.peersOf(prepareWith, coordinatorHost);
         record.heldReply = reply;
         state.decide(new Decision.PrepareLocal(record.id));
+    }
+
+    /**
+     * The coordinator's own part of an attempt it asks to vote: the local bindings prepare
+     * unless the concurrency control refuses the attempt first (an optimistic host found that
+     * something it read changed since), in which case its own vote is WOUNDED and the root
+     * retries, as after a wound. Every path to the bindings' prepare validates first (here,
+     * {@link #onPrepare}, {@link #prepareWithReply}), so that the validation locks protect
+     * the state the bindings push to their devices.
+     */
+    void prepareOwnPart(TxnRecord record) {
+        String refusal = locking.validate(record);
+        if (refusal == null) {
+            state.decide(new Decision.PrepareLocal(record.id));
+            return;
+        }
+        record.state = State.PREPARED;
+        record.localVote = Verdict.WOUNDED;
+        record.localReason = refusal + " (host " + state.host + ")";
+        deliverVote(record);
     }
 
     /** See {@link HostCore#vote(TxnId, boolean, String, boolean, byte[])}. */
@@ -228,6 +261,7 @@ final class Participant {
     }
 
     void installLocal(TxnRecord record) {
+        locking.installed(record);
         end(record, true);
         state.decide(new Decision.Install(record.id));
         settle(record);

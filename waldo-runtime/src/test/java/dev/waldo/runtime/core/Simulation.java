@@ -119,6 +119,7 @@ final class Simulation {
     private final Map<TxnId, java.util.Set<Integer>> votedYes = new HashMap<>();
     private int crashCount;
     private boolean tallies;
+    private Concurrency concurrency = Concurrency.LOCKS;
     private int tornWrites;
     private boolean crashing;
     private long steps;
@@ -207,6 +208,25 @@ final class Simulation {
      */
     Simulation withTallies() {
         tallies = true;
+        return this;
+    }
+
+    /** Which hosts validate optimistically ({@link HostCore#useOptimisticConcurrency}) instead of locking. */
+    enum Concurrency {
+        /** Every host locks (wound-wait with primaries), the default. */
+        LOCKS,
+        /** Every host validates optimistically. */
+        OPTIMISTIC,
+        /** Odd-numbered hosts validate optimistically, the others lock: transactions span both kinds. */
+        MIXED
+    }
+
+    /** Makes the hosts {@code concurrency} names validate optimistically, now and after every restart. */
+    Simulation withConcurrency(Concurrency concurrency) {
+        this.concurrency = concurrency;
+        for (int h = 1; h <= hostCount; h++) {
+            cores[h] = withFault(cores[h]);
+        }
         return this;
     }
 
@@ -357,9 +377,15 @@ final class Simulation {
         core.finishRoot(root.attempt, root.aborts ? HostCore.Ending.FAILED : HostCore.Ending.DONE);
     }
 
+    /** Sets up a new core as the run wants it: broken on purpose, and optimistic where asked. */
     private HostCore withFault(HostCore core) {
         if (fault == Fault.RELEASE_LOCKS_AT_EARLY_VOTE) {
             core.breakByReleasingLocksAtEarlyVote();
+        }
+        boolean optimistic = concurrency == Concurrency.OPTIMISTIC
+                || concurrency == Concurrency.MIXED && core.host() % 2 == 1;
+        if (optimistic && !core.optimisticConcurrency()) {
+            core.useOptimisticConcurrency();
         }
         return core;
     }
@@ -1167,13 +1193,18 @@ final class Simulation {
         return found;
     }
 
+    /** How many attempts were retried (wounded, or refused by an optimistic validation). */
+    long retries() {
+        return rootsByAttempt.size() - roots.size();
+    }
+
     /** A one-line summary for the test log. */
     String summary() {
         Map<String, Integer> outcomes = new TreeMap<>();
         for (Root root : roots) {
             outcomes.merge(root.lost ? "LOST" : String.valueOf(root.result), 1, Integer::sum);
         }
-        long retries = rootsByAttempt.size() - roots.size();
+        long retries = retries();
         return roots.size() + " roots on " + hostCount + " hosts: " + outcomes + ", " + retries + " retries, "
                 + steps + " steps" + (cutLinksSeen ? ", with cut links" : "")
                 + (crashCount > 0 ? ", " + crashCount + " crashes (" + tornWrites + " torn writes)" : "");

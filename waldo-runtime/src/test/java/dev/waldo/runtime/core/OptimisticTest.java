@@ -1,0 +1,183 @@
+package dev.waldo.runtime.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tribune's optimistic concurrency control in one host's core: bodies take no
+ * locks and never wait; at the vote an attempt whose reads were overwritten
+ * since is refused with a retry, disjoint attempts both commit, commuting adds
+ * need no read validation, and a body that touches what a prepared attempt
+ * is still committing waits for that attempt's end. The host layer is played by hand:
+ * a root ends with {@link HostCore#finishRoot}, the bindings vote yes.
+ */
+class OptimisticTest {
+    private final HostCore core = new HostCore(1);
+
+    @BeforeEach
+    void optimistic() {
+        core.useOptimisticConcurrency();
+    }
+
+    private static LockId x(LockMode mode) {
+        return LockId.whole(1, "x", mode);
+    }
+
+    private static LockId key(String key, LockMode mode) {
+        return LockId.key(1, "m", key, mode);
+    }
+
+    /**
+     * Ends the root body of {@code txn} as done, votes yes when asked to prepare (bindings
+     * finish later if {@code finishLater}) and returns how the root ended with the reason, or
+     * "undecided".
+     */
+    private String commit(TxnId txn, boolean finishLater) {
+        core.finishRoot(txn, HostCore.Ending.DONE);
+        List<Decision> decisions = new ArrayList<>(core.drain().decisions());
+        if (decisions.stream().anyMatch(d -> d instanceof Decision.PrepareLocal p && p.txn().equals(txn))) {
+            core.vote(txn, true, null, finishLater);
+            decisions.addAll(core.drain().decisions());
+        }
+        for (Decision decision : decisions) {
+            if (decision instanceof Decision.RootDone done && done.txn().equals(txn)) {
+                return done.result() + (done.reason() == null ? "" : ": " + done.reason());
+            }
+        }
+        return "undecided";
+    }
+
+    private String commit(TxnId txn) {
+        return commit(txn, false);
+    }
+
+    @Test
+    void bodiesTakeNoLocksAndNeverWait() {
+        TxnId t1 = core.begin(1);
+        TxnId t2 = core.begin(1);
+        assertThat(core.lock(t1, x(LockMode.WRITE))).isTrue();
+        assertThat(core.lock(t2, x(LockMode.WRITE))).isTrue();
+        assertThat(core.waitingRequests()).isZero();
+        assertThat(core.drain().decisions()).isEmpty();
+    }
+
+    @Test
+    void aReadOverwrittenBeforeTheVoteIsRefusedWithARetry() {
+        TxnId reader = core.begin(1);
+        TxnId writer = core.begin(1);
+        assertThat(core.lock(reader, x(LockMode.READ))).isTrue();
+        assertThat(core.lock(writer, x(LockMode.WRITE))).isTrue();
+        assertThat(commit(writer)).isEqualTo("COMMITTED");
+        assertThat(commit(reader)).startsWith("RETRY: optimistic validation failed: variable 'x' of object 1"
+                + " was changed by a transaction that committed after attempt " + reader + " read it");
+        TxnId retried = core.retry(reader);
+        assertThat(core.lock(retried, x(LockMode.READ))).isTrue();
+        assertThat(commit(retried)).isEqualTo("COMMITTED");
+        assertThat(core.busyVariables()).isZero();
+        assertThat(core.liveAttempts()).isZero();
+    }
+
+    @Test
+    void twoReadModifyWritesOfOneVariableCannotBothCommit() {
+        // The lost update: both read x, both write it; only the first to vote may commit.
+        TxnId first = core.begin(1);
+        TxnId second = core.begin(1);
+        assertThat(core.lock(first, x(LockMode.WRITE))).isTrue();
+        assertThat(core.lock(second, x(LockMode.WRITE))).isTrue();
+        assertThat(commit(second)).isEqualTo("COMMITTED");
+        assertThat(commit(first)).startsWith("RETRY: optimistic validation failed");
+    }
+
+    @Test
+    void disjointAttemptsBothCommit() {
+        TxnId t1 = core.begin(1);
+        TxnId t2 = core.begin(1);
+        assertThat(core.lock(t1, x(LockMode.READ))).isTrue();
+        assertThat(core.lock(t1, key("a", LockMode.WRITE))).isTrue();
+        assertThat(core.lock(t2, LockId.whole(1, "y", LockMode.WRITE))).isTrue();
+        assertThat(core.lock(t2, key("b", LockMode.WRITE))).isTrue();
+        assertThat(commit(t2)).isEqualTo("COMMITTED");
+        assertThat(commit(t1)).isEqualTo("COMMITTED");
+    }
+
+    @Test
+    void aKeyReadFailsOnlyForItsKeyOrAWholeWrite() {
+        TxnId keyReader = core.begin(1);
+        TxnId otherKey = core.begin(1);
+        assertThat(core.lock(keyReader, key("a", LockMode.READ))).isTrue();
+        assertThat(core.lock(otherKey, key("b", LockMode.WRITE))).isTrue();
+        assertThat(commit(otherKey)).isEqualTo("COMMITTED");
+        TxnId wholeWriter = core.begin(1);
+        assertThat(core.lock(wholeWriter, LockId.whole(1, "m", LockMode.WRITE))).isTrue();
+        assertThat(commit(wholeWriter)).isEqualTo("COMMITTED");
+        assertThat(commit(keyReader)).startsWith("RETRY: optimistic validation failed: variable 'm' key a");
+    }
+
+    @Test
+    void aWholeReadFailsWhenAnyKeyChanged() {
+        TxnId wholeReader = core.begin(1);
+        TxnId keyWriter = core.begin(1);
+        assertThat(core.lock(wholeReader, LockId.whole(1, "m", LockMode.READ))).isTrue();
+        assertThat(core.lock(keyWriter, key("b", LockMode.WRITE))).isTrue();
+        assertThat(commit(keyWriter)).isEqualTo("COMMITTED");
+        assertThat(commit(wholeReader)).startsWith("RETRY: optimistic validation failed: variable 'm' of object 1");
+    }
+
+    @Test
+    void commutingAddsNeedNoReadValidation() {
+        TxnId t1 = core.begin(1);
+        TxnId t2 = core.begin(1);
+        assertThat(core.lock(t1, x(LockMode.ADD))).isTrue();
+        assertThat(core.lock(t2, x(LockMode.ADD))).isTrue();
+        assertThat(commit(t2)).isEqualTo("COMMITTED");
+        assertThat(commit(t1)).isEqualTo("COMMITTED");
+    }
+
+    @Test
+    void aBodyTouchingWhatAPreparedAttemptIsCommittingWaitsForItsEnd() {
+        TxnId writer = core.begin(1);
+        assertThat(core.lock(writer, x(LockMode.WRITE))).isTrue();
+        // Its bindings took part: installed, but it holds x until they finished (the root waits for them).
+        assertThat(commit(writer, true)).isEqualTo("undecided");
+        TxnId reader = core.begin(1);
+        assertThat(core.lock(reader, x(LockMode.READ))).isFalse();
+        assertThat(core.waitingRequests()).isEqualTo(1);
+        assertThat(core.drain().decisions()).isEmpty();
+        core.finished(writer);
+        assertThat(core.drain().decisions()).contains(new Decision.Granted(reader, x(LockMode.READ)));
+        // It read after the install: nothing it read changed since, so it commits.
+        assertThat(commit(reader)).isEqualTo("COMMITTED");
+        assertThat(core.busyVariables()).isZero();
+    }
+
+    @Test
+    void aPreparedWriterIsAnUndecidedWriterForReadsOutsideTransactions() {
+        HostCore participant = new HostCore(2);
+        participant.useOptimisticConcurrency();
+        TxnId txn = new TxnId(1, 1);
+        participant.step(new Envelope(1, 2, 1, new Message.Call(txn, new Priority(false, 1, 1, 1), 7, "w", null)));
+        participant.drain();
+        assertThat(participant.lock(txn, x(LockMode.WRITE))).isTrue();
+        participant.finishCall(txn, 7, "done", false);
+        participant.step(new Envelope(1, 2, 2, new Message.Prepare(txn, java.util.Set.of(2))));
+        participant.drain();
+        participant.vote(txn, true, null);
+        assertThat(participant.undecidedWriters(x(LockMode.WRITE))).containsExactly(txn);
+        participant.step(new Envelope(1, 2, 3, new Message.Commit(txn)));
+        assertThat(participant.undecidedWriters(x(LockMode.WRITE))).isEmpty();
+    }
+
+    @Test
+    void theChoiceIsMadeBeforeTransactionsRun() {
+        HostCore busy = new HostCore(3);
+        busy.begin(1);
+        assertThatThrownBy(busy::useOptimisticConcurrency)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("choose its concurrency control before transactions run");
+    }
+}
