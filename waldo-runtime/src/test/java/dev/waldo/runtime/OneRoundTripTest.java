@@ -82,6 +82,82 @@ class OneRoundTripTest {
         assertThat(rootLink.sent().stream().filter("Call + Prepare"::equals)).as("only the first attempt carried it").hasSize(1);
     }
 
+    /** A Java body whose only call is a Public function marked last: the call carries the prepare, the reply the vote. */
+    @Test
+    void aPublicFunctionCalledLastCommitsWithoutPrepareOrVoteMessages() {
+        rootLink.clear();
+        partnerLink.clear();
+        Object sum = root.atomically("addThere", ctx -> {
+            root.add$(ctx, "z", 1.0); // the root's own part prepares locally
+            return ctx.lastCall(partner.ref(), "add", "y", 2.0);
+        });
+        assertThat(sum).isEqualTo(2.0);
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
+
+        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(partner.y.committed()).isEqualTo(2.0);
+        assertThat(root.z.committed()).isEqualTo(1.0);
+    }
+
+    /** Earlier calls to the same host go plain; only the last carries the prepare, and that host is not asked again. */
+    @Test
+    void onlyTheMarkedCallCarriesThePrepareAndItsHostIsNotAskedAgain() {
+        rootLink.clear();
+        partnerLink.clear();
+        root.atomically("readThenAdd", ctx -> {
+            double seen = (Double) ctx.call(partner.ref(), "read", "y");
+            return ctx.lastCall(partner.ref(), "add", "y", seen + 5.0);
+        });
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
+
+        assertThat(rootLink.sent()).containsExactly("Call", "Call + Prepare", "Commit");
+        assertThat(partnerLink.sent()).containsExactly("Reply", "Reply + Vote YES", "Ack");
+        assertThat(partner.y.committed()).isEqualTo(5.0);
+    }
+
+    /**
+     * With a third host in the transaction, the last call still carries the prepare to its own
+     * host, and only the other host gets a Prepare message; both commit.
+     */
+    @Test
+    void withAnotherParticipantOnlyTheHostNotCalledLastIsSentPrepare() {
+        CountingTransport thirdLink = new CountingTransport(network.attach("third"));
+        Host third = Host.create("third", thirdLink);
+        Node other = root.host().connect(Node::create, third, Node::create).remote();
+        rootLink.clear();
+        partnerLink.clear();
+        thirdLink.clear();
+        root.atomically("addOnTwo", ctx -> {
+            ctx.call(other.ref(), "add", "y", 1.0);
+            return ctx.lastCall(partner.ref(), "add", "y", 1.0);
+        });
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1 && thirdLink.count(Message.Ack.class) == 1,
+                "both participants acknowledged the commit");
+
+        assertThat(rootLink.count(Message.Prepare.class)).as("a Prepare to the third host only").isEqualTo(1);
+        assertThat(rootLink.sent()).contains("Call + Prepare");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(thirdLink.sent()).containsExactly("Reply", "Vote", "Ack");
+        assertThat(partner.y.committed()).isEqualTo(1.0);
+        assertThat(other.y.committed()).isEqualTo(1.0);
+    }
+
+    /** A body that calls again after its marked last Public call: retried once, then its calls go plain. */
+    @Test
+    void aBodyThatCallsAfterItsLastPublicCallIsRetriedOnceAndStopsCarryingThePrepare() {
+        for (int i = 1; i <= 3; i++) {
+            root.atomically("wrongMark", ctx -> {
+                ctx.lastCall(partner.ref(), "add", "y", 1.0);
+                return ctx.call(partner.ref(), "add", "x", 1.0);
+            });
+        }
+        assertThat(partner.y.committed()).isEqualTo(3.0);
+        assertThat(partner.x.committed()).isEqualTo(3.0);
+        assertThat(rootLink.count(Message.Prepare.class)).as("each transaction prepares its partner after the body").isEqualTo(3);
+        assertThat(rootLink.sent().stream().filter("Call + Prepare"::equals)).as("only the first attempt carried it").hasSize(1);
+    }
+
     /** Records what one host sends, by message type (the last call's prepare and the reply's vote named). */
     private static final class CountingTransport implements Transport {
         private final Transport inner;
