@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.core.StorageRecord;
+import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.testing.Node;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,6 +159,116 @@ class OneRoundTripTest {
         assertThat(partner.x.committed()).isEqualTo(3.0);
         assertThat(rootLink.count(Message.Prepare.class)).as("each transaction prepares its partner after the body").isEqualTo(3);
         assertThat(rootLink.sent().stream().filter("Call + Prepare"::equals)).as("only the first attempt carried it").hasSize(1);
+    }
+
+    /**
+     * A transaction whose only other host is the one its last call went to, which voted in its
+     * reply: the caller returns with no further round trip. The partner's mailbox is held at
+     * the Commit, so the call returns while the Commit has not even been received there; the
+     * decision was logged on the root's storage by then, and the partner installs once released.
+     */
+    @Test
+    void whenTheLastCallsHostIsTheOnlyParticipantTheCallerReturnsBeforeTheCommitArrives() {
+        InMemoryNetwork own = new InMemoryNetwork();
+        Latch commitHeld = new Latch("the partner holding the Commit");
+        Latch release = new Latch("release of the partner's mailbox");
+        try {
+            InMemoryStorage rootLog = new InMemoryStorage();
+            Host rootHost = Host.create("root", own.attach("root"), rootLog);
+            HoldingTransport partnerLink = new HoldingTransport(own.attach("partner"), commitHeld, release);
+            Host partnerHost = Host.create("partner", partnerLink);
+            Host.Connection<Node, Node> pair = rootHost.connect(Node::create, partnerHost, Node::create);
+            Node caller = pair.local();
+            Node callee = pair.remote();
+            partnerLink.armed = true;
+
+            // On a thread of its own, so that a caller waiting for the held partner fails the test instead of hanging it.
+            CompletableFuture<Object> sum = CompletableFuture.supplyAsync(
+                    () -> caller.atomically("addThere", ctx -> ctx.lastCall(callee.ref(), "add", "y", 3.0)));
+
+            assertThat(Latch.get(sum)).isEqualTo(3.0);
+            assertThat(rootLog.durableRecords()).as("the commit was logged before the caller returned")
+                    .anyMatch(StorageRecord.Committed.class::isInstance);
+            commitHeld.await(); // the Commit did leave, and waits in the partner's mailbox
+            release.open();
+            assertThat(callee.y.committed()).isEqualTo(3.0);
+        } finally {
+            release.open();
+            own.close();
+        }
+    }
+
+    /** Once armed, holds the host's incoming messages at the first Commit until released. */
+    private static final class HoldingTransport implements Transport {
+        private final Transport inner;
+        private final Latch held;
+        private final Latch release;
+        volatile boolean armed;
+
+        HoldingTransport(Transport inner, Latch held, Latch release) {
+            this.inner = inner;
+            this.held = held;
+            this.release = release;
+        }
+
+        @Override
+        public void send(Envelope envelope) {
+            inner.send(envelope);
+        }
+
+        @Override
+        public int localHost() {
+            return inner.localHost();
+        }
+
+        @Override
+        public int hostNumber(String hostId) {
+            return inner.hostNumber(hostId);
+        }
+
+        @Override
+        public String hostId(int host) {
+            return inner.hostId(host);
+        }
+
+        @Override
+        public void start(Receiver receiver) {
+            inner.start(new Receiver() {
+                @Override
+                public void onMessage(Envelope envelope) {
+                    if (armed && envelope.message() instanceof Message.Commit && !held.isOpen()) {
+                        held.open();
+                        release.await();
+                    }
+                    receiver.onMessage(envelope);
+                }
+
+                @Override
+                public void onLinkDown(int host) {
+                    receiver.onLinkDown(host);
+                }
+
+                @Override
+                public void onLinkUp(int host) {
+                    receiver.onLinkUp(host);
+                }
+
+                @Override
+                public void onPeerRestarted(int host) {
+                    receiver.onPeerRestarted(host);
+                }
+
+                @Override
+                public void onTick() {
+                    receiver.onTick();
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 
     /** Records what one host sends, by message type (the last call's prepare and the reply's vote named). */
