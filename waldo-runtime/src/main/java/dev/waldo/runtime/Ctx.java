@@ -23,6 +23,24 @@ public interface Ctx {
     Object call(EndpointRef target, String function, Object... args);
 
     /**
+     * Calls Public function {@code function} as {@link #call} does, where the caller promises
+     * that this is the last call of the transaction's root body: nothing after it calls another
+     * host or waits for a lock. When the root body makes it, the call carries the prepare: the
+     * callee prepares right after the function ran (if it called no other host from there) and
+     * its reply carries the vote, which saves the commit's Prepare round trip to that host; a
+     * transaction whose other hosts are all behind this call then commits in one round trip.
+     * Made from a served call, the mark is ignored. Should the body call again afterwards (the
+     * promise was wrong), that attempt is retried and the root function's later calls on this
+     * host go without the prepare, so a wrong mark costs one retry, never correctness.
+     *
+     * @return the function's result, or {@code null} for {@code Nothing}
+     * @throws NetworkException if the target's host is unreachable
+     * @throws ApplicationException if the target has no such Public function,
+     *     or the function raised one
+     */
+    Object lastCall(EndpointRef target, String function, Object... args);
+
+    /**
      * Runs step {@code step} of the sequence in {@code frame} on the partner of
      * {@code self}, inside this transaction, and merges the sequence data the
      * partner changed back into {@code frame}. If the step executed

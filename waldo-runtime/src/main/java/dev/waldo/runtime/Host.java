@@ -663,9 +663,9 @@ public final class Host implements AutoCloseable {
 
     /**
      * Sends a call for {@code txn} to host {@code hostId} and waits for its response. With
-     * {@code last}, generated code marked it as the root body's last call (the last partner
-     * step of a sequence): it carries the prepare, unless this root's body was seen calling
-     * again after such a call.
+     * {@code last}, the body marked it as the root body's last call (the last partner step of
+     * a sequence, or {@link Ctx#lastCall} of a Public function): it carries the prepare, unless
+     * this root's body was seen calling again after such a call.
      */
     Requests.Response call(LocalTxn txn, String hostId, Object request, boolean last) {
         int to = transport.hostNumber(hostId);

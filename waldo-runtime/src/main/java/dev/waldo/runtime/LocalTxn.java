@@ -64,6 +64,15 @@ final class LocalTxn implements Ctx {
 
     @Override
     public Object call(EndpointRef target, String function, Object... args) {
+        return invoke(target, function, args, false);
+    }
+
+    @Override
+    public Object lastCall(EndpointRef target, String function, Object... args) {
+        return invoke(target, function, args, true);
+    }
+
+    private Object invoke(EndpointRef target, String function, Object[] args, boolean last) {
         checkLive();
         if (target == null) {
             throw new ApplicationException("call of " + function + " on an Endpoint that was never set");
@@ -73,7 +82,7 @@ final class LocalTxn implements Ctx {
             copies[i] = Values.copy(args[i]);
         }
         Requests.Invocation invocation = new Requests.Invocation(target.object(), function, copies);
-        return host.call(this, target.host(), invocation, false).unwrap();
+        return host.call(this, target.host(), invocation, last).unwrap();
     }
 
     @Override

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
+import dev.waldo.runtime.core.StorageRecord;
+import dev.waldo.runtime.storage.InMemoryStorage;
 import dev.waldo.runtime.testing.Node;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,192 @@ class OneRoundTripTest {
         assertThat(partner.x.committed()).isEqualTo(3.0);
         assertThat(rootLink.count(Message.Prepare.class)).as("each transaction prepares its partner after the body").isEqualTo(3);
         assertThat(rootLink.sent().stream().filter("Call + Prepare"::equals)).as("only the first attempt carried it").hasSize(1);
+    }
+
+    /** A Java body whose only call is a Public function marked last: the call carries the prepare, the reply the vote. */
+    @Test
+    void aPublicFunctionCalledLastCommitsWithoutPrepareOrVoteMessages() {
+        rootLink.clear();
+        partnerLink.clear();
+        Object sum = root.atomically("addThere", ctx -> {
+            root.add$(ctx, "z", 1.0); // the root's own part prepares locally
+            return ctx.lastCall(partner.ref(), "add", "y", 2.0);
+        });
+        assertThat(sum).isEqualTo(2.0);
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
+
+        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(partner.y.committed()).isEqualTo(2.0);
+        assertThat(root.z.committed()).isEqualTo(1.0);
+    }
+
+    /** Earlier calls to the same host go plain; only the last carries the prepare, and that host is not asked again. */
+    @Test
+    void onlyTheMarkedCallCarriesThePrepareAndItsHostIsNotAskedAgain() {
+        rootLink.clear();
+        partnerLink.clear();
+        root.atomically("readThenAdd", ctx -> {
+            double seen = (Double) ctx.call(partner.ref(), "read", "y");
+            return ctx.lastCall(partner.ref(), "add", "y", seen + 5.0);
+        });
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
+
+        assertThat(rootLink.sent()).containsExactly("Call", "Call + Prepare", "Commit");
+        assertThat(partnerLink.sent()).containsExactly("Reply", "Reply + Vote YES", "Ack");
+        assertThat(partner.y.committed()).isEqualTo(5.0);
+    }
+
+    /**
+     * With a third host in the transaction, the last call still carries the prepare to its own
+     * host, and only the other host gets a Prepare message; both commit.
+     */
+    @Test
+    void withAnotherParticipantOnlyTheHostNotCalledLastIsSentPrepare() {
+        CountingTransport thirdLink = new CountingTransport(network.attach("third"));
+        Host third = Host.create("third", thirdLink);
+        Node other = root.host().connect(Node::create, third, Node::create).remote();
+        rootLink.clear();
+        partnerLink.clear();
+        thirdLink.clear();
+        root.atomically("addOnTwo", ctx -> {
+            ctx.call(other.ref(), "add", "y", 1.0);
+            return ctx.lastCall(partner.ref(), "add", "y", 1.0);
+        });
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1 && thirdLink.count(Message.Ack.class) == 1,
+                "both participants acknowledged the commit");
+
+        assertThat(rootLink.count(Message.Prepare.class)).as("a Prepare to the third host only").isEqualTo(1);
+        assertThat(rootLink.sent()).contains("Call + Prepare");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(thirdLink.sent()).containsExactly("Reply", "Vote", "Ack");
+        assertThat(partner.y.committed()).isEqualTo(1.0);
+        assertThat(other.y.committed()).isEqualTo(1.0);
+    }
+
+    /** A body that calls again after its marked last Public call: retried once, then its calls go plain. */
+    @Test
+    void aBodyThatCallsAfterItsLastPublicCallIsRetriedOnceAndStopsCarryingThePrepare() {
+        for (int i = 1; i <= 3; i++) {
+            root.atomically("wrongMark", ctx -> {
+                ctx.lastCall(partner.ref(), "add", "y", 1.0);
+                return ctx.call(partner.ref(), "add", "x", 1.0);
+            });
+        }
+        assertThat(partner.y.committed()).isEqualTo(3.0);
+        assertThat(partner.x.committed()).isEqualTo(3.0);
+        assertThat(rootLink.count(Message.Prepare.class)).as("each transaction prepares its partner after the body").isEqualTo(3);
+        assertThat(rootLink.sent().stream().filter("Call + Prepare"::equals)).as("only the first attempt carried it").hasSize(1);
+    }
+
+    /**
+     * A transaction whose only other host is the one its last call went to, which voted in its
+     * reply: the caller returns with no further round trip. The partner's mailbox is held at
+     * the Commit, so the call returns while the Commit has not even been received there; the
+     * decision was logged on the root's storage by then, and the partner installs once released.
+     */
+    @Test
+    void whenTheLastCallsHostIsTheOnlyParticipantTheCallerReturnsBeforeTheCommitArrives() {
+        InMemoryNetwork own = new InMemoryNetwork();
+        Latch commitHeld = new Latch("the partner holding the Commit");
+        Latch release = new Latch("release of the partner's mailbox");
+        try {
+            InMemoryStorage rootLog = new InMemoryStorage();
+            Host rootHost = Host.create("root", own.attach("root"), rootLog);
+            HoldingTransport partnerLink = new HoldingTransport(own.attach("partner"), commitHeld, release);
+            Host partnerHost = Host.create("partner", partnerLink);
+            Host.Connection<Node, Node> pair = rootHost.connect(Node::create, partnerHost, Node::create);
+            Node caller = pair.local();
+            Node callee = pair.remote();
+            partnerLink.armed = true;
+
+            // On a thread of its own, so that a caller waiting for the held partner fails the test instead of hanging it.
+            CompletableFuture<Object> sum = CompletableFuture.supplyAsync(
+                    () -> caller.atomically("addThere", ctx -> ctx.lastCall(callee.ref(), "add", "y", 3.0)));
+
+            assertThat(Latch.get(sum)).isEqualTo(3.0);
+            assertThat(rootLog.durableRecords()).as("the commit was logged before the caller returned")
+                    .anyMatch(StorageRecord.Committed.class::isInstance);
+            commitHeld.await(); // the Commit did leave, and waits in the partner's mailbox
+            release.open();
+            assertThat(callee.y.committed()).isEqualTo(3.0);
+        } finally {
+            release.open();
+            own.close();
+        }
+    }
+
+    /** Once armed, holds the host's incoming messages at the first Commit until released. */
+    private static final class HoldingTransport implements Transport {
+        private final Transport inner;
+        private final Latch held;
+        private final Latch release;
+        volatile boolean armed;
+
+        HoldingTransport(Transport inner, Latch held, Latch release) {
+            this.inner = inner;
+            this.held = held;
+            this.release = release;
+        }
+
+        @Override
+        public void send(Envelope envelope) {
+            inner.send(envelope);
+        }
+
+        @Override
+        public int localHost() {
+            return inner.localHost();
+        }
+
+        @Override
+        public int hostNumber(String hostId) {
+            return inner.hostNumber(hostId);
+        }
+
+        @Override
+        public String hostId(int host) {
+            return inner.hostId(host);
+        }
+
+        @Override
+        public void start(Receiver receiver) {
+            inner.start(new Receiver() {
+                @Override
+                public void onMessage(Envelope envelope) {
+                    if (armed && envelope.message() instanceof Message.Commit && !held.isOpen()) {
+                        held.open();
+                        release.await();
+                    }
+                    receiver.onMessage(envelope);
+                }
+
+                @Override
+                public void onLinkDown(int host) {
+                    receiver.onLinkDown(host);
+                }
+
+                @Override
+                public void onLinkUp(int host) {
+                    receiver.onLinkUp(host);
+                }
+
+                @Override
+                public void onPeerRestarted(int host) {
+                    receiver.onPeerRestarted(host);
+                }
+
+                @Override
+                public void onTick() {
+                    receiver.onTick();
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 
     /** Records what one host sends, by message type (the last call's prepare and the reply's vote named). */

@@ -70,8 +70,12 @@ final class ApplyTransaction extends WaldoObject {
         changing.forEach(target -> names.add(target.name()));
         for (ChangeRunner.Target target : changing) {
             SwitchState state = desired.get(target.name());
-            ctx.call(target.service(), STAGE, change, WaldoState.vlans(state), WaldoState.pvids(state),
-                    (double) deadline, names);
+            Object[] args = {change, WaldoState.vlans(state), WaldoState.pvids(state), (double) deadline, names};
+            if (target == changing.getLast()) {
+                ctx.lastCall(target.service(), STAGE, args); // nothing calls after it: it carries the prepare
+            } else {
+                ctx.call(target.service(), STAGE, args);
+            }
         }
         return List.copyOf(names);
     }

@@ -213,9 +213,13 @@ final class ExprEmitter {
         };
     }
 
-    /** A call on an Endpoint value: the runtime routes it; the result is checked against the type needed. */
+    /**
+     * A call on an Endpoint value: the runtime routes it; the result is checked against the type
+     * needed. The body's last call ({@link LastCall}) goes through {@code lastCall}.
+     */
     private String remoteCall(Expr.MethodCall m) {
-        StringBuilder call = new StringBuilder("$ctx.call(").append(emit(m.receiver())).append(", ")
+        String method = m == scope.lastCall ? "$ctx.lastCall(" : "$ctx.call("; // the last one carries the prepare
+        StringBuilder call = new StringBuilder(method).append(emit(m.receiver())).append(", ")
                 .append(JavaNames.literal(m.name()));
         for (Expr arg : m.args()) {
             call.append(", ").append(emit(arg));

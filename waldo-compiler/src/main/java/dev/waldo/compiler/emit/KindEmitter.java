@@ -30,6 +30,7 @@ final class KindEmitter {
     private final KindInfo kind;
     private final String className;
     private final String sourceName;
+    private final LastCall lastCall;
     private final JavaWriter out = new JavaWriter();
     /** The constant that holds each variable's handle, by Waldo name. */
     private final Map<String, String> handles = new LinkedHashMap<>();
@@ -41,6 +42,7 @@ final class KindEmitter {
         this.kind = kind;
         this.className = JavaNames.ofClass(kind.name());
         this.sourceName = sourceName;
+        this.lastCall = new LastCall(program);
         Set<String> taken = new HashSet<>(Set.of(HANDLE_LIST));  // JavaNames.of never gives it to a field
         kind.variables().keySet().forEach(name -> taken.add(JavaNames.of(name)));
         for (String name : kind.variables().keySet()) {
@@ -207,6 +209,7 @@ final class KindEmitter {
     private void functionBody(Symbol.FunctionSym function) {
         Member.FunctionDecl decl = function.decl();
         MethodScope scope = new MethodScope(program, kind, false);
+        scope.lastCall = lastCall.of(function);
         out.open("%s %s(%s)", JavaTypes.of(function.returnType()), JavaNames.body(function.name()),
                 declaredParameters(scope, "Ctx $ctx", decl.params()));
         boolean completes = new StmtEmitter(scope, out, StmtEmitter.Returns.FUNCTION).statements(decl.body());

@@ -3,19 +3,22 @@ package dev.waldo.compiler.emit;
 import dev.waldo.compiler.check.CheckedProgram;
 import dev.waldo.compiler.check.KindInfo;
 import dev.waldo.compiler.check.Symbol;
+import dev.waldo.compiler.syntax.Expr;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
  * What the emitter knows while it writes one Java method: the checked
  * program, the endpoint or service that owns the method, whether sequence
- * data is in reach (a step or a sequence driver), and the Java names chosen
- * for the method's locals.
+ * data is in reach (a step or a sequence driver), which remote call is the
+ * body's last, and the Java names chosen for the method's locals.
  */
 final class MethodScope {
     final CheckedProgram program;
     final KindInfo owner;
     final boolean hasFrame;
+    /** The remote call that carries the prepare ({@link LastCall}); null in most methods. */
+    Expr.MethodCall lastCall;
     private final Map<Object, String> localNames = new IdentityHashMap<>();
     private int temporaries;
 

@@ -62,4 +62,7 @@ interface ConcurrencyControl {
 
     /** Number of requests waiting, for tests that wait until a conflict is set up. */
     int waitingRequests();
+
+    /** Who holds and who waits for each busy variable, one line per variable (see {@code LockTable#describe}). */
+    String describeLocks();
 }

@@ -163,6 +163,6 @@ final class Locking {
     }
 
     String describeLocks() {
-        return locks.describe();
+        return control.describeLocks();
     }
 }

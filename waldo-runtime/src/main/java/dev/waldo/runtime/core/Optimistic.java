@@ -208,4 +208,14 @@ final class Optimistic implements ConcurrencyControl {
     public int waitingRequests() {
         return waiting.size();
     }
+
+    /** The validation locks of prepared attempts, and the bodies waiting for them. */
+    @Override
+    public String describeLocks() {
+        StringBuilder report = new StringBuilder(validated.describe());
+        waiting.forEach((body, lock) -> report.append(lock.object()).append('.').append(lock.variable())
+                .append(": body waiting ").append(body.id).append('/').append(body.state).append('/')
+                .append(lock.mode()).append('\n'));
+        return report.toString();
+    }
 }

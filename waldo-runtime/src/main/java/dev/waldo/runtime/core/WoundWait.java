@@ -121,4 +121,9 @@ final class WoundWait implements ConcurrencyControl {
     public int waitingRequests() {
         return locks.waitingRequests();
     }
+
+    @Override
+    public String describeLocks() {
+        return locks.describe();
+    }
 }
