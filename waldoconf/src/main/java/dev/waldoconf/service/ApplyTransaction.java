@@ -4,7 +4,6 @@ import dev.waldo.runtime.ApplicationException;
 import dev.waldo.runtime.Ctx;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.WaldoObject;
-import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.services.Snapshot;
 import java.util.ArrayList;
@@ -66,14 +65,14 @@ final class ApplyTransaction extends WaldoObject {
                         + pending.get(target.name()) + "; confirm or roll it back first");
             }
         }
-        WList<String> names = new WList<>();
-        changing.forEach(target -> names.add(target.name()));
+        // Each stage carries only this switch's state, the change id and the deadline: the
+        // switches of a trial are found by asking every switch which trial it holds.
         for (ChangeRunner.Target target : changing) {
             SwitchState state = desired.get(target.name());
             ctx.call(target.service(), STAGE, change, WaldoState.vlans(state), WaldoState.pvids(state),
-                    (double) deadline, names);
+                    (double) deadline);
         }
-        return List.copyOf(names);
+        return changing.stream().map(ChangeRunner.Target::name).toList();
     }
 
     @Override
