@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * wounded); each attempt reads and resolves afresh, and only the committed one counts.
  */
 final class ApplyTransaction extends WaldoObject {
-    /** The VlanSwitch functions this body calls, as the service declares them. */
     private static final Logger LOG = LoggerFactory.getLogger(ApplyTransaction.class);
+    /** The VlanSwitch functions this body calls, as the service declares them. */
     private static final String SNAPSHOT = "snapshot";
     private static final String STAGE = "stage";
 
