@@ -124,7 +124,7 @@ public final class VlanTableAdapter implements DeviceAdapter<SwitchState> {
                 WaldoState.state(vlans, pvids),
                 transaction.valueAfter(service, VlanSwitch.TRIAL),
                 Math.round(transaction.valueAfter(service, VlanSwitch.TRIAL_DEADLINE)),
-                List.copyOf(transaction.valueAfter(service, VlanSwitch.TRIAL_SWITCHES)),
+                List.of(),  // a VLAN trial keeps no list of its change's switches (vlan_switch.wld)
                 WaldoState.state(transaction.valueAfter(service, VlanSwitch.BEFORE_VLANS),
                         transaction.valueAfter(service, VlanSwitch.BEFORE_PVIDS)));
     }

@@ -22,7 +22,8 @@ public record StatusReport(List<PendingTrial> pendingTrials, List<SwitchStatus> 
      *
      * @param changeId the change's id
      * @param deadline when every switch of it reverts
-     * @param switches the switches it touched
+     * @param switches the switches that hold it, as status found them (a switch whose service did not
+     *     answer is not among them; the report lists it as unreachable or undecided)
      */
     public record PendingTrial(String changeId, Instant deadline, List<String> switches) {
         /** Copies the list. */

@@ -236,11 +236,6 @@ public final class ChangeRunner {
                 coordinator.intended_pvids(target.service()));
     }
 
-    /** The switches of the trial pending on {@code target}. */
-    public List<String> trialSwitches(Target target) {
-        return List.copyOf(coordinator.trial_switches(target.service()));
-    }
-
     private static WList<EndpointRef> refs(List<Target> targets) {
         WList<EndpointRef> refs = new WList<>();
         targets.forEach(target -> refs.add(target.service()));

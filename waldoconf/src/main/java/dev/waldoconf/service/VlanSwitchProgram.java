@@ -2,7 +2,6 @@ package dev.waldoconf.service;
 
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.Host;
-import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.device.VlanTableAdapter;
@@ -92,7 +91,7 @@ public final class VlanSwitchProgram implements DeviceService.Program<SwitchStat
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
         }
         service.restore(WaldoState.vlans(record.intended()), WaldoState.pvids(record.intended()), record.trial(),
-                record.deadlineEpochSeconds(), new WList<>(record.switches()),
+                record.deadlineEpochSeconds(),
                 WaldoState.vlans(record.before()), WaldoState.pvids(record.before()));
         if (record.hasTrial()) {
             LOG.info("{}: recovered pending trial {} (deadline {})", name, record.trial(),

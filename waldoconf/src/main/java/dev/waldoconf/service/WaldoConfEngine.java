@@ -281,12 +281,21 @@ public final class WaldoConfEngine implements ChangeEngine {
                 Connected session = new Connected(reachable, new ChangeRunner(reachable.host(), clock),
                         ChangeRunner.targets(reachable))) {
             ServiceViews views = ServiceView.readAll(session.runner(), session.targets(), STATUS_READ_PATIENCE);
-            Map<String, StatusReport.PendingTrial> trials = new TreeMap<>();
+            // A switch's trial is its change id and deadline only (vlan_switch.wld): the switches
+            // of a trial are the ones found holding it.
+            Map<String, ChangeRunner.PendingTrial> firstHolder = new TreeMap<>();
+            Map<String, List<String>> holders = new TreeMap<>();
             Map<String, SwitchState> intended = new LinkedHashMap<>();
             views.read().forEach((name, view) -> {
-                view.trial().ifPresent(trial -> trials.putIfAbsent(trial.changeId(), trial));
+                view.trial().ifPresent(trial -> {
+                    firstHolder.putIfAbsent(trial.change(), trial);
+                    holders.computeIfAbsent(trial.change(), c -> new ArrayList<>()).add(name);
+                });
                 intended.put(name, view.intended());
             });
+            List<StatusReport.PendingTrial> trials = new ArrayList<>();
+            firstHolder.forEach((change, trial) -> trials.add(new StatusReport.PendingTrial(change, trial.deadline(),
+                    holders.get(change))));
             List<StatusReport.SwitchStatus> switches = drift(inventory, intended);
             views.undecided().forEach((name, why) -> switches.add(StatusReport.SwitchStatus.undecided(name,
                     undecided(why))));
@@ -294,7 +303,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                     why)));
             session.session().unreachable().forEach((name, why) ->
                     switches.add(new StatusReport.SwitchStatus(name, false, List.of(), why)));
-            return new StatusReport(List.copyOf(trials.values()), switches);
+            return new StatusReport(trials, switches);
         }
     }
 
@@ -302,7 +311,7 @@ public final class WaldoConfEngine implements ChangeEngine {
      * What one switch's service told status, read in transactions of that service alone, so that
      * one service held by an undecided change does not hold up the others' answers.
      */
-    private record ServiceView(Optional<StatusReport.PendingTrial> trial, SwitchState intended) {
+    private record ServiceView(Optional<ChangeRunner.PendingTrial> trial, SwitchState intended) {
         /** How many services are read at once: enough to hide round trips, few enough for a busy operator. */
         private static final int READS_IN_FLIGHT = 32;
 
@@ -352,10 +361,7 @@ public final class WaldoConfEngine implements ChangeEngine {
 
         static ServiceView read(ChangeRunner runner, ChangeRunner.Target target) {
             ChangeRunner.PendingTrial pending = runner.pendingTrials(List.of(target)).get(0);
-            Optional<StatusReport.PendingTrial> trial = pending.pending()
-                    ? Optional.of(new StatusReport.PendingTrial(pending.change(), pending.deadline(),
-                            runner.trialSwitches(target)))
-                    : Optional.empty();
+            Optional<ChangeRunner.PendingTrial> trial = pending.pending() ? Optional.of(pending) : Optional.empty();
             return new ServiceView(trial, runner.intended(target));
         }
     }

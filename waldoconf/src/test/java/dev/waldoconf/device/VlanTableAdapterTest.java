@@ -8,7 +8,6 @@ import dev.waldo.runtime.BoundTransaction;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
 import dev.waldo.runtime.Variable;
-import dev.waldo.runtime.lang.WList;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.service.DeviceBinding;
@@ -170,7 +169,6 @@ class VlanTableAdapterTest {
                 change(VlanSwitch.PVIDS, WaldoState.pvids(intended)),
                 change(VlanSwitch.TRIAL, ""),
                 change(VlanSwitch.TRIAL_DEADLINE, 0.0),
-                change(VlanSwitch.TRIAL_SWITCHES, new WList<>(List.of("sw-1"))),
                 change(VlanSwitch.BEFORE_VLANS, WaldoState.vlans(FACTORY)),
                 change(VlanSwitch.BEFORE_PVIDS, WaldoState.pvids(FACTORY))));
     }

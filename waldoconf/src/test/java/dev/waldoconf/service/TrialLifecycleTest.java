@@ -173,6 +173,35 @@ class TrialLifecycleTest {
         assertThat(runner.pendingTrials(targets())).noneMatch(ChangeRunner.PendingTrial::pending);
     }
 
+    /**
+     * A switch's trial is its change id and deadline only: staging a change on N switches must not
+     * hand each of them the names of the others (N names in each of N stages made the apply's
+     * stage calls and journals grow with N² at 1,000 switches). What each service stored says so,
+     * and a restarted service recovers the trial from that alone.
+     */
+    @Test
+    void aStagedTrialKeepsNoListOfTheChangesOtherSwitches() throws Exception {
+        String change = runner.newChangeId();
+        runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofMinutes(5)));
+
+        List<String> names = devices.stream().map(MemoryVlanDevice::name).toList();
+        for (String name : names) {
+            String journal = java.nio.file.Files.readString(stateRoot.resolve(name).resolve(DeviceJournal.FILE));
+            assertThat(journal).as(name + "'s journal").contains("committed.trial " + change + "\n")
+                    .contains("committed.switches \n");
+            for (String other : names) {
+                assertThat(journal).as(name + "'s journal").doesNotContain(other.equals(name) ? "switches " + other
+                        : other);
+            }
+        }
+        services.get(1).close();
+        hosts.get(1).close();
+        services.set(1, startService(1));
+        assertThat(services.get(1).program().service().pending_trial()).isEqualTo(change);
+        runner.rollback(change, targets());
+        assertThat(deviceStates()).containsOnly(FACTORY);
+    }
+
     @Test
     void aNewChangeOnASwitchWithAPendingTrialIsRefusedByName() throws Exception {
         String change = runner.newChangeId();
