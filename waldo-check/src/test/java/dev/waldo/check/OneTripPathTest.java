@@ -9,6 +9,7 @@ import dev.waldo.check.program.StoreDesk;
 import dev.waldo.check.program.Structs;
 import dev.waldo.net.NetTransport;
 import dev.waldo.runtime.EndpointRef;
+import dev.waldo.runtime.ForwardingTransport;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.Transport;
 import dev.waldo.runtime.core.Envelope;
@@ -153,12 +154,11 @@ class OneTripPathTest {
     }
 
     /** Records what one host sends, to whom, by message type (a call's prepare and a reply's vote named). */
-    private static final class CountingTransport implements Transport {
-        private final Transport inner;
+    private static final class CountingTransport extends ForwardingTransport {
         private final List<Envelope> sent = new ArrayList<>();
 
         CountingTransport(Transport inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         synchronized void clear() {
@@ -167,7 +167,7 @@ class OneTripPathTest {
 
         /** What was sent to the host named {@code store-<store>} (or {@code client} for a negative number). */
         synchronized List<String> sentTo(int store) {
-            int to = inner.hostNumber(store < 0 ? "client" : "store-" + store);
+            int to = hostNumber(store < 0 ? "client" : "store-" + store);
             return sent.stream().filter(e -> e.to() == to).map(e -> name(e.message())).toList();
         }
 
@@ -186,32 +186,7 @@ class OneTripPathTest {
         @Override
         public synchronized void send(Envelope envelope) {
             sent.add(envelope);
-            inner.send(envelope);
-        }
-
-        @Override
-        public int localHost() {
-            return inner.localHost();
-        }
-
-        @Override
-        public int hostNumber(String hostId) {
-            return inner.hostNumber(hostId);
-        }
-
-        @Override
-        public String hostId(int host) {
-            return inner.hostId(host);
-        }
-
-        @Override
-        public void start(Receiver receiver) {
-            inner.start(receiver);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
+            super.send(envelope);
         }
     }
 }

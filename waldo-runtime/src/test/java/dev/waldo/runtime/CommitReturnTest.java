@@ -103,19 +103,18 @@ class CommitReturnTest {
     }
 
     /** Passes messages through, except that it can hold back Commit messages until released. */
-    private static final class HoldingTransport implements Transport {
-        private final Transport inner;
+    private static final class HoldingTransport extends ForwardingTransport {
         private final List<Envelope> held = new ArrayList<>();
         private boolean holding;
 
         HoldingTransport(Transport inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         synchronized void holdCommits(boolean hold) {
             holding = hold;
             if (!hold) {
-                held.forEach(inner::send);
+                held.forEach(super::send);
                 held.clear();
             }
         }
@@ -129,33 +128,8 @@ class CommitReturnTest {
             if (holding && envelope.message() instanceof Message.Commit) {
                 held.add(envelope);
             } else {
-                inner.send(envelope);
+                super.send(envelope);
             }
-        }
-
-        @Override
-        public int localHost() {
-            return inner.localHost();
-        }
-
-        @Override
-        public int hostNumber(String hostId) {
-            return inner.hostNumber(hostId);
-        }
-
-        @Override
-        public String hostId(int host) {
-            return inner.hostId(host);
-        }
-
-        @Override
-        public void start(Receiver receiver) {
-            inner.start(receiver);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 }

@@ -199,41 +199,20 @@ class OneRoundTripTest {
     }
 
     /** Once armed, holds the host's incoming messages at the first Commit until released. */
-    private static final class HoldingTransport implements Transport {
-        private final Transport inner;
+    private static final class HoldingTransport extends ForwardingTransport {
         private final Latch held;
         private final Latch release;
         volatile boolean armed;
 
         HoldingTransport(Transport inner, Latch held, Latch release) {
-            this.inner = inner;
+            super(inner);
             this.held = held;
             this.release = release;
         }
 
         @Override
-        public void send(Envelope envelope) {
-            inner.send(envelope);
-        }
-
-        @Override
-        public int localHost() {
-            return inner.localHost();
-        }
-
-        @Override
-        public int hostNumber(String hostId) {
-            return inner.hostNumber(hostId);
-        }
-
-        @Override
-        public String hostId(int host) {
-            return inner.hostId(host);
-        }
-
-        @Override
         public void start(Receiver receiver) {
-            inner.start(new Receiver() {
+            super.start(new Receiver() {
                 @Override
                 public void onMessage(Envelope envelope) {
                     if (armed && envelope.message() instanceof Message.Commit && !held.isOpen()) {
@@ -264,21 +243,15 @@ class OneRoundTripTest {
                 }
             });
         }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
     }
 
     /** Records what one host sends, by message type (the last call's prepare and the reply's vote named). */
-    private static final class CountingTransport implements Transport {
-        private final Transport inner;
+    private static final class CountingTransport extends ForwardingTransport {
         private final List<String> sent = new ArrayList<>();
         private final List<Message> messages = new ArrayList<>();
 
         CountingTransport(Transport inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         synchronized void clear() {
@@ -303,32 +276,7 @@ class OneRoundTripTest {
                 case Message.Reply reply -> "Reply" + (reply.vote() == null ? "" : " + Vote " + reply.vote().verdict());
                 default -> message.getClass().getSimpleName();
             });
-            inner.send(envelope);
-        }
-
-        @Override
-        public int localHost() {
-            return inner.localHost();
-        }
-
-        @Override
-        public int hostNumber(String hostId) {
-            return inner.hostNumber(hostId);
-        }
-
-        @Override
-        public String hostId(int host) {
-            return inner.hostId(host);
-        }
-
-        @Override
-        public void start(Receiver receiver) {
-            inner.start(receiver);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
+            super.send(envelope);
         }
     }
 }
