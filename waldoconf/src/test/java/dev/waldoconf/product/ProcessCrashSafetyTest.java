@@ -250,17 +250,20 @@ class ProcessCrashSafetyTest {
     }
 
     /**
-     * The operator dies while the last switch is still to vote, and that switch then votes no (it
+     * The operator dies while the first switch is still to vote, and that switch then votes no (it
      * refuses VLAN 30). Nobody is left to tell the prepared switches to back out; they must learn
      * it from the switch that voted no (cooperative termination), long before the trial's deadline.
+     * The first switch is the one that refuses: the last stage call carries the prepare, so the
+     * last switch votes with its reply, before the others are asked; a refusal there would end
+     * the attempt before anyone else prepared. (Switch 0 itself may refuse before its first SET.)
      */
     @Test
     void operatorKilledBeforeARefusingVoteLeavesEverySwitchOld() throws Exception {
-        fleet.control(SWITCHES - 1, "delay 700");
-        fleet.control(SWITCHES - 1, "refuse 30 commitFailed");
+        fleet.control(0, "delay 700");
+        fleet.control(0, "refuse 30 commitFailed");
         JavaProcess operator = startOperator(LONG_TRIAL_SECONDS);
         operator.awaitLine("applying");
-        awaitPrepareReached(0);
+        awaitPrepareReached(1); // asked with switch 0, after the last switch prepared with its reply
 
         operator.kill();
 
