@@ -268,12 +268,17 @@ public final class Host implements AutoCloseable {
      */
     public int awaitDecisionsDelivered(java.time.Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        int owed = inCore(core::decisionsOwed);
+        int owed = decisionsOwed();
         while (owed > 0 && System.nanoTime() < deadline && !closed) {
             Thread.sleep(DELIVERY_POLL_MS); // acknowledgements arrive on the transport's thread
-            owed = inCore(core::decisionsOwed);
+            owed = decisionsOwed();
         }
         return owed;
+    }
+
+    /** How many decisions this host still owes to hosts it can reach (see {@link #awaitDecisionsDelivered}). */
+    public int decisionsOwed() {
+        return inCore(core::decisionsOwed);
     }
 
     /** How often {@link #awaitDecisionsDelivered} looks again: a few of the transport's ticks. */

@@ -352,7 +352,7 @@ public final class OperatorSession implements AutoCloseable {
     private void deliverDecisions() {
         try {
             Host host = net.host();
-            int owedAtClose = host.awaitDecisionsDelivered(Duration.ZERO);
+            int owedAtClose = host.decisionsOwed();
             long start = System.nanoTime();
             int owed = host.awaitDecisionsDelivered(DECISION_DELIVERY);
             if (owedAtClose > 0) {
@@ -360,9 +360,9 @@ public final class OperatorSession implements AutoCloseable {
                         - start).toMillis() + " ms for the services to acknowledge " + owedAtClose + " decisions");
             }
             if (owed > 0) {
-                LOG.log(System.Logger.Level.WARNING, "host " + net.host().id() + " closes with " + owed
-                        + " decisions not yet acknowledged by reachable services; they are logged and go out"
-                        + " when this coordinator slot runs again");
+                LOG.log(System.Logger.Level.WARNING, "host " + host.id() + " closes with " + owed + " decisions not yet"
+                        + " acknowledged by reachable services; they are settled when this coordinator slot runs again"
+                        + " (a logged commit is sent again, anything else is answered backed out)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
