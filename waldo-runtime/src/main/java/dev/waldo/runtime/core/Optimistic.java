@@ -13,7 +13,8 @@ import java.util.Set;
  * buffers its writes (the host layer's working copies, as under locks), while
  * this class notes when it first used each piece of state. When the attempt is
  * about to prepare here (before its bindings push anything), it is validated: every piece it read must not
- * have been changed by an install since, and it takes validation locks on
+ * have been changed by an install since, nor any key it added or appended to replaced by a put or
+ * remove (see {@link #changeSince}), and it takes validation locks on
  * everything it used, in the mode it used it, without waiting. A prepared
  * attempt holding a conflicting validation lock (it may be committing now)
  * fails it too. A failed attempt votes WOUNDED and its root retries it, as
@@ -29,18 +30,33 @@ import java.util.Set;
  * Waldo paper argues primaries prevent).
  */
 final class Optimistic implements ConcurrencyControl {
-    /** Piece of state whose changes readers check: a map key, a variable's any part, or its whole value. */
-    private record Part(long object, String variable, Object key, boolean wholeWrite) {
-        static Part anyOf(LockId lock) {
-            return new Part(lock.object(), lock.variable(), null, false);
+    /** What an install's stamp on a {@link Part} records. */
+    private enum Change {
+        /** Any change to the variable, as a whole or to a key: what a whole read checks. */
+        ANY,
+        /** A change to one key. */
+        KEY,
+        /** A change to the variable as a whole: every key read checks it. */
+        WHOLE,
+        /**
+         * A WRITE to one key, or to the whole variable (no key): what adds and appends check. They
+         * read nothing but whether the key is there, which only a put or remove changes.
+         */
+        REPLACED
+    }
+
+    /** A piece of state an install changed, stamped with the install in {@link #changedAt}. */
+    private record Part(long object, String variable, Object key, Change change) {
+        static Part of(LockId lock, Change change) {
+            return new Part(lock.object(), lock.variable(), change == Change.KEY ? lock.key() : null, change);
         }
 
-        static Part wholeWriteOf(LockId lock) {
-            return new Part(lock.object(), lock.variable(), null, true);
+        static Part replaced(LockId lock) {
+            return new Part(lock.object(), lock.variable(), lock.isWhole() ? null : lock.key(), Change.REPLACED);
         }
 
-        static Part keyOf(LockId lock) {
-            return new Part(lock.object(), lock.variable(), lock.key(), false);
+        static Part wholeReplaced(LockId lock) {
+            return new Part(lock.object(), lock.variable(), null, Change.REPLACED);
         }
     }
 
@@ -94,9 +110,11 @@ final class Optimistic implements ConcurrencyControl {
     public String validate(TxnRecord record) {
         Map<LockId, Long> used = footprints.getOrDefault(record.id, Map.of());
         for (Map.Entry<LockId, Long> use : used.entrySet()) {
-            if (reads(use.getKey()) && changedSince(use.getKey(), use.getValue())) {
-                return "optimistic validation failed: " + describe(use.getKey())
-                        + " was changed by a transaction that committed after attempt " + record.id + " read it";
+            String change = changeSince(use.getKey(), use.getValue());
+            if (change != null) {
+                return "optimistic validation failed: " + describe(use.getKey()) + change
+                        + " by a transaction that committed after attempt " + record.id
+                        + (reads(use.getKey()) ? " read it" : " appended or added to it");
             }
         }
         for (LockId lock : used.keySet()) {
@@ -122,12 +140,25 @@ final class Optimistic implements ConcurrencyControl {
         return lock.mode() == LockMode.READ || lock.mode() == LockMode.WRITE;
     }
 
-    private boolean changedSince(LockId lock, long stamp) {
-        if (lock.isWhole()) {
-            return changedAt.getOrDefault(Part.anyOf(lock), 0L) > stamp;
+    /**
+     * How the piece a use saw changed since {@code stamp} (" was changed", " was replaced"), or
+     * null if it did not. A read or write saw the value, so any change counts. An add or append
+     * commutes with other adds and appends, but found the key there (or, for a map, missing, and
+     * created it with a put): a put or remove since would make the attempt act on what is no
+     * longer so, for example replace a list another attempt created meanwhile.
+     */
+    private String changeSince(LockId lock, long stamp) {
+        if (reads(lock)) {
+            boolean changed = lock.isWhole() ? after(Part.of(lock, Change.ANY), stamp)
+                    : after(Part.of(lock, Change.KEY), stamp) || after(Part.of(lock, Change.WHOLE), stamp);
+            return changed ? " was changed" : null;
         }
-        return changedAt.getOrDefault(Part.keyOf(lock), 0L) > stamp
-                || changedAt.getOrDefault(Part.wholeWriteOf(lock), 0L) > stamp;
+        boolean replaced = after(Part.replaced(lock), stamp) || after(Part.wholeReplaced(lock), stamp);
+        return replaced ? " was replaced" : null;
+    }
+
+    private boolean after(Part part, long stamp) {
+        return changedAt.getOrDefault(part, 0L) > stamp;
     }
 
     private static String describe(LockId lock) {
@@ -142,8 +173,11 @@ final class Optimistic implements ConcurrencyControl {
             if (lock.mode() == LockMode.READ) {
                 continue;
             }
-            changedAt.put(Part.anyOf(lock), stamp);
-            changedAt.put(lock.isWhole() ? Part.wholeWriteOf(lock) : Part.keyOf(lock), stamp);
+            changedAt.put(Part.of(lock, Change.ANY), stamp);
+            changedAt.put(Part.of(lock, lock.isWhole() ? Change.WHOLE : Change.KEY), stamp);
+            if (lock.mode() == LockMode.WRITE) {
+                changedAt.put(Part.replaced(lock), stamp);
+            }
         }
     }
 
@@ -198,7 +232,7 @@ final class Optimistic implements ConcurrencyControl {
         Set<Part> busy = new HashSet<>();
         for (Map<LockId, Long> used : footprints.values()) {
             for (LockId lock : used.keySet()) {
-                busy.add(Part.anyOf(lock));
+                busy.add(Part.of(lock, Change.ANY));
             }
         }
         return Math.max(busy.size(), validated.busyVariables());

@@ -138,6 +138,48 @@ class OptimisticTest {
         assertThat(commit(t1)).isEqualTo("COMMITTED");
     }
 
+    /**
+     * The lost append waldo-check's list-append run found: an append finds its key missing (the
+     * use is an APPEND, which reads nothing but the key's presence) and creates the list with a
+     * put. Another attempt created the same list and committed in between, so the later put,
+     * though made after that commit, would replace the list that commit made.
+     */
+    @Test
+    void anAppendWhoseKeyWasReplacedSinceIsRefused() {
+        TxnId late = core.begin(1);
+        TxnId early = core.begin(1);
+        assertThat(core.lock(late, key("a", LockMode.APPEND))).isTrue();
+        assertThat(core.lock(early, key("a", LockMode.APPEND))).isTrue();
+        assertThat(core.lock(early, key("a", LockMode.WRITE))).isTrue();
+        assertThat(commit(early)).isEqualTo("COMMITTED");
+        assertThat(core.lock(late, key("a", LockMode.WRITE))).isTrue();
+        assertThat(commit(late)).startsWith("RETRY: optimistic validation failed: variable 'm' key a of object 1"
+                + " was replaced by a transaction that committed after attempt " + late + " appended or added to it");
+    }
+
+    @Test
+    void anAppendWhoseWholeVariableWasReplacedSinceIsRefused() {
+        TxnId appender = core.begin(1);
+        TxnId replacer = core.begin(1);
+        assertThat(core.lock(appender, key("a", LockMode.APPEND))).isTrue();
+        assertThat(core.lock(replacer, LockId.whole(1, "m", LockMode.WRITE))).isTrue();
+        assertThat(commit(replacer)).isEqualTo("COMMITTED");
+        assertThat(commit(appender)).startsWith("RETRY: optimistic validation failed: variable 'm' key a");
+    }
+
+    @Test
+    void appendsCommitTogetherWhateverElseChangedTheVariable() {
+        TxnId appender = core.begin(1);
+        TxnId otherAppender = core.begin(1);
+        TxnId otherKeyWriter = core.begin(1);
+        assertThat(core.lock(appender, key("a", LockMode.APPEND))).isTrue();
+        assertThat(core.lock(otherAppender, key("a", LockMode.APPEND))).isTrue();
+        assertThat(core.lock(otherKeyWriter, key("b", LockMode.WRITE))).isTrue();
+        assertThat(commit(otherAppender)).isEqualTo("COMMITTED");
+        assertThat(commit(otherKeyWriter)).isEqualTo("COMMITTED");
+        assertThat(commit(appender)).isEqualTo("COMMITTED");
+    }
+
     @Test
     void aBodyTouchingWhatAPreparedAttemptIsCommittingWaitsForItsEnd() {
         TxnId writer = core.begin(1);
