@@ -37,12 +37,11 @@ final class LabRunner implements AutoCloseable {
 
     private final LabDirectory directory;
     private final Switches switches;
-    /** The switches' services, or empty when they did not start. */
-    private final Optional<SiteAgent> services;
+    /** The switches' services, all running. */
+    private final SiteAgent services;
     private final String servicesNote;
 
-    private LabRunner(LabDirectory directory, Switches switches, Optional<SiteAgent> services,
-                      String servicesNote) {
+    private LabRunner(LabDirectory directory, Switches switches, SiteAgent services, String servicesNote) {
         this.directory = directory;
         this.switches = switches;
         this.services = services;
@@ -74,14 +73,13 @@ final class LabRunner implements AutoCloseable {
                     spec.containers()));
             Files.writeString(directory.controlAddresses(), controlAddresses(switches.list()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
-            Services services = startServices(waldoconf, inventory, directory);
-            String note = services.note()
-                    + (services.agent().isEmpty() ? "" : switch (spec.security()) {
-                        case INSECURE -> " with TLS off (--insecure)";
-                        case SELF_SIGNED -> " trusting on first use (--tofu)";
-                        case MUTUAL -> " with certificates from the lab's CA" + identities;
-                    });
-            LabRunner runner = new LabRunner(directory, switches, services.agent(), note);
+            SiteAgent services = startServices(waldoconf, inventory, directory);
+            String note = "services running" + switch (spec.security()) {
+                case INSECURE -> " with TLS off (--insecure)";
+                case SELF_SIGNED -> " trusting on first use (--tofu)";
+                case MUTUAL -> " with certificates from the lab's CA" + identities;
+            };
+            LabRunner runner = new LabRunner(directory, switches, services, note);
             directory.write(new LabDirectory.Info(ProcessHandle.current().pid(), spec, "ready", note));
             return runner;
         } catch (IOException | ConfigException | RuntimeException e) {
@@ -116,25 +114,27 @@ final class LabRunner implements AutoCloseable {
         });
     }
 
-    /** The lab's services, or none, and what the lab says about them. */
-    private record Services(Optional<SiteAgent> agent, String note) {
-    }
-
     /**
      * The services of every lab switch as one site agent in this process ({@code waldoconf serve
-     * --switches all}); if one cannot start, none runs and the note says why.
+     * --switches all}). A lab whose services do not all run is of no use to an apply, so if one
+     * cannot start, none runs and the lab does not start.
+     *
+     * @throws IOException naming the first switch whose service did not start, and why
      */
-    private static Services startServices(WaldoConf waldoconf, Inventory inventory, LabDirectory directory) {
+    private static SiteAgent startServices(WaldoConf waldoconf, Inventory inventory, LabDirectory directory)
+            throws IOException {
         SiteAgent agent = SiteAgent.start(inventory, inventory.switches(), directory.serviceState(), Optional.empty(),
                 SiteAgent.Settings.forSwitches(inventory.switches().size()), waldoconf::serve, SiteAgent.Events.NONE);
         Map<String, String> waiting = agent.waiting();
         if (waiting.isEmpty()) {
-            return new Services(Optional.of(agent), "services running");
+            return agent;
         }
         agent.close();
         Map.Entry<String, String> first = waiting.entrySet().iterator().next();
-        return new Services(Optional.empty(), "switch services did not start: " + first.getKey() + ": "
-                + first.getValue() + (waiting.size() > 1 ? " (and " + (waiting.size() - 1) + " more)" : ""));
+        throw new IOException("the service of switch " + first.getKey() + " did not start: " + first.getValue()
+                + (waiting.size() > 1 ? " (and " + (waiting.size() - 1) + " more switches' services)" : "")
+                + "; the lab's switches were stopped again. If a port was taken, start the lab again: its ports"
+                + " are picked afresh");
     }
 
     /**
@@ -234,7 +234,7 @@ final class LabRunner implements AutoCloseable {
     /** Stops services and switches and removes the lab's record. */
     @Override
     public void close() {
-        services.ifPresent(SiteAgent::close);
+        services.close();
         switches.close();
         try {
             directory.clear();

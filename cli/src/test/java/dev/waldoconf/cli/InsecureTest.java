@@ -24,14 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * How the ends authenticate, end to end with the real change engine: {@code serve} and {@code apply}
  * with TLS off, each mix of TLS and plain failing at once with a message that says which end to
- * change, a lab started with {@code --insecure}, and the default (the project CA) taking changes
+ * change (only the first bytes from the other end can tell the mismatch, so the message itself shows
+ * that no connect or heartbeat timeout was waited for: no clock is asserted on a shared machine), a lab started with {@code --insecure}, and the default (the project CA) taking changes
  * from its own operators only.
  */
 @Timeout(120)
 class InsecureTest {
     private static final String PLAN = Path.of("..", "configs", "vlan.yaml").toString();
-    /** A mismatch fails on the first bytes; this is far below any connect or heartbeat timeout. */
-    private static final long MISMATCH_FAILS_WITHIN_MS = 5_000;
 
     @TempDir
     Path dir;
@@ -66,11 +65,9 @@ class InsecureTest {
         Path inventory = inventory(sw);
         serve(inventory, "--insecure");
 
-        long start = System.currentTimeMillis();
         CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes",
                 "--tofu");
 
-        assertThat(System.currentTimeMillis() - start).isLessThan(MISMATCH_FAILS_WITHIN_MS);
         assertThat(apply.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
         assertThat(apply.err()).contains("the service does not speak TLS: it was started with --insecure, so pass"
                 + " --insecure here too");
@@ -84,10 +81,8 @@ class InsecureTest {
         InetSocketAddress service = serve(inventory);
 
         assertThat(firstBytesFrom(service)).as("a TLS server waits for the client's hello").isEmpty();
-        long start = System.currentTimeMillis();
         CliHarness.Result status = CliHarness.run(context(), "status", "-i", inventory.toString(), "--insecure");
 
-        assertThat(System.currentTimeMillis() - start).isLessThan(MISMATCH_FAILS_WITHIN_MS);
         assertThat(status.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
         assertThat(status.out() + status.err()).contains("this command has TLS off (--insecure) and the service"
                 + " closed the connection").contains("drop --insecure");
