@@ -163,9 +163,12 @@ abstract class AtomicChangeScenarios {
     @Test
     void aServiceDownAtTheDeadlineRevertsItsSwitchOnceBack() throws Exception {
         OperatorOnSwitches operator = fleet.operator();
-        Fleet.apply(operator, Fleet.changedAll(before), Optional.of(Duration.ofSeconds(3)));
-        operator.close();
+        // Stopped before the operator's session closes (which may wait for acknowledgements), with a
+        // trial long enough that a loaded machine still stops it before the deadline: a CI run under
+        // load once reached the 3 s deadline first, and the service reverted its switch before it stopped.
+        Fleet.apply(operator, Fleet.changedAll(before), Optional.of(Duration.ofSeconds(6)));
         fleet.stopService(FAULTY);
+        operator.close();
 
         List<SwitchState> whileDown = fleet.await("every other switch reverted", states -> {
             for (int i = 0; i < states.size(); i++) {
