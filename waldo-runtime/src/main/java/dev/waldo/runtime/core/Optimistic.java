@@ -95,7 +95,7 @@ final class Optimistic implements ConcurrencyControl {
     private final int lockAfterRefusals;
     /** Bodies waiting for a validation lock's holder to go, with the piece they asked for. */
     private final Map<TxnRecord, LockId> waiting = new LinkedHashMap<>();
-    /** Per root, how often this host refused its attempts at validation; the least recently refused first. */
+    /** Per root, how often this host refused its attempts at validation; the least recently looked up first. */
     private final Map<Root, Integer> refusals = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Root, Integer> eldest) {
@@ -122,7 +122,10 @@ final class Optimistic implements ConcurrencyControl {
         this.lockAfterRefusals = lockAfterRefusals;
     }
 
-    /** Prepared attempts' validation locks: checked at validation, and waited for by bodies (see {@link #access}). */
+    /**
+     * Validation locks: a prepared attempt's, taken at its validation, and a pessimistic one's,
+     * taken as it uses state. Checked at validation, and waited for by bodies (see {@link #access}).
+     */
     private final LockTable validated = new LockTable(false);
     /** The number of installs here so far: the stamp of the newest. */
     private long installs;
@@ -333,9 +336,12 @@ final class Optimistic implements ConcurrencyControl {
         }
     }
 
+    /** Withdraws the attempt's wait; a waiter it outranked (see {@link #outrankedByWaiter}) may go on now. */
     @Override
     public void cancelWaits(TxnRecord record) {
-        waiting.remove(record);
+        if (waiting.remove(record) != null) {
+            grantWaiters();
+        }
     }
 
     @Override

@@ -271,6 +271,43 @@ class OptimisticTest {
         assertThat(core.busyVariables()).isZero();
     }
 
+    /**
+     * A pessimistic reader does not join a read lock ahead of an older pessimistic writer that
+     * waits for it, so a stream of readers cannot starve the writer: the writer is granted when
+     * the holder ends, the reader after the writer.
+     */
+    @Test
+    void aPessimisticReaderDoesNotOvertakeAnOlderWaitingWriter() {
+        core.useOptimisticConcurrencyLockingAfter(1);
+        List<TxnId> roots = List.of(core.begin(1), core.begin(1), core.begin(1));
+        for (TxnId root : roots) {
+            assertThat(core.lock(root, x(LockMode.READ))).isTrue();
+        }
+        TxnId writer = core.begin(1);
+        assertThat(core.lock(writer, x(LockMode.WRITE))).isTrue();
+        assertThat(commit(writer)).isEqualTo("COMMITTED");
+        List<TxnId> retried = new ArrayList<>();
+        for (TxnId root : roots) {
+            assertThat(commit(root)).startsWith("RETRY");
+            retried.add(core.retry(root));
+        }
+        TxnId holder = retried.get(0);
+        TxnId olderWriter = retried.get(1);
+        TxnId youngerReader = retried.get(2);
+
+        assertThat(core.lock(holder, x(LockMode.READ))).isTrue();
+        assertThat(core.lock(olderWriter, x(LockMode.WRITE))).isFalse();
+        assertThat(core.lock(youngerReader, x(LockMode.READ))).as("it would share with the holder").isFalse();
+        assertThat(core.drain().decisions()).as("nobody outranks the holder: no wound").isEmpty();
+        assertThat(commit(holder)).isEqualTo("COMMITTED");
+        assertThat(decided).contains(new Decision.Granted(olderWriter, x(LockMode.WRITE)))
+                .doesNotContain(new Decision.Granted(youngerReader, x(LockMode.READ)));
+        assertThat(commit(olderWriter)).isEqualTo("COMMITTED");
+        assertThat(decided).contains(new Decision.Granted(youngerReader, x(LockMode.READ)));
+        assertThat(commit(youngerReader)).isEqualTo("COMMITTED");
+        assertThat(core.busyVariables()).isZero();
+    }
+
     @Test
     void aBodyTouchingWhatAPreparedAttemptIsCommittingWaitsForItsEnd() {
         TxnId writer = core.begin(1);
