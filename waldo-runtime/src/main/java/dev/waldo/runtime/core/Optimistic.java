@@ -114,8 +114,9 @@ final class Optimistic implements ConcurrencyControl {
      */
     Optimistic(CoreState state, Consumer<TxnRecord> wound, int lockAfterRefusals) {
         if (lockAfterRefusals < 0) {
-            throw new IllegalArgumentException("lockAfterRefusals must be 0 (never lock) or more, not "
-                    + lockAfterRefusals);
+            throw new IllegalArgumentException("host " + state.host + ": the refusals after which a root locks"
+                    + " (HostCore.useOptimisticConcurrencyLockingAfter, or the system property"
+                    + " waldo.occ.lockAfterRefusals) must be 0 (never lock) or more, not " + lockAfterRefusals);
         }
         this.state = state;
         this.wound = wound;

@@ -309,6 +309,14 @@ class OptimisticTest {
     }
 
     @Test
+    void aNegativeFallbackSettingIsRefusedWithWhereItCameFrom() {
+        assertThatThrownBy(() -> core.useOptimisticConcurrencyLockingAfter(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("host 1: the refusals after which a root locks (HostCore.useOptimisticConcurrencyLockingAfter,"
+                        + " or the system property waldo.occ.lockAfterRefusals) must be 0 (never lock) or more, not -1");
+    }
+
+    @Test
     void aBodyTouchingWhatAPreparedAttemptIsCommittingWaitsForItsEnd() {
         TxnId writer = core.begin(1);
         assertThat(core.lock(writer, x(LockMode.WRITE))).isTrue();
