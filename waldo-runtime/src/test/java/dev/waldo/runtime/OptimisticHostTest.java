@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Optimistic concurrency control ({@link Host#useOptimisticConcurrency}) through real hosts:
  * a transaction whose read was overwritten while it ran is refused at its vote and retried
- * until it commits, concurrent read-modify-writes lose no update on one host or across two,
- * and an optimistic host and a locking one serve one transaction together.
+ * until it commits, one refused three times locks on its fourth run (the pessimistic fallback),
+ * concurrent read-modify-writes lose no update on one host or across two, and an optimistic
+ * host and a locking one serve one transaction together.
  */
 class OptimisticHostTest {
     private final InMemoryNetwork network = new InMemoryNetwork();
@@ -56,6 +57,47 @@ class OptimisticHostTest {
         assertThat(Latch.get(slow)).as("what the committed attempt read").isEqualTo(1.0);
         assertThat(runs.get()).as("attempts of the slow transaction").isEqualTo(2);
         assertThat(node.x.committed()).isEqualTo(11.0);
+    }
+
+    /**
+     * The fallback through a real host: a transaction whose read is overwritten by a short one
+     * before each of its first three votes is refused three times; its fourth run locks x as it
+     * reads it, so the next short writer waits for it instead of committing first, and it
+     * commits what it read.
+     */
+    @Test
+    void aTransactionRefusedThreeTimesLocksAndCommitsBeforeTheNextWriter() {
+        Node node = Node.create(optimisticHost("h"));
+        AtomicInteger runs = new AtomicInteger();
+        List<Latch> read = new ArrayList<>();
+        List<Latch> go = new ArrayList<>();
+        for (int run = 1; run <= 4; run++) {
+            read.add(new Latch("run " + run + " of the long transaction read x"));
+            go.add(new Latch("run " + run + " of the long transaction may go on"));
+        }
+        Future<Double> slow = threads.submit(() -> node.atomically("slow", ctx -> {
+            int run = runs.incrementAndGet();
+            double seen = node.x.get(ctx);
+            if (run <= 4) {
+                read.get(run - 1).open();
+                go.get(run - 1).await();
+            }
+            node.x.set(ctx, seen + 10);
+            return seen;
+        }));
+        for (int run = 1; run <= 3; run++) {
+            read.get(run - 1).await();
+            assertThat(node.add("x", 1)).as("a short writer commits while run %d is open", run).isEqualTo(run);
+            go.get(run - 1).open();
+        }
+        read.get(3).await();
+        Future<Double> writer = threads.submit(() -> node.add("x", 1));
+        Awaiting.until(() -> node.host().waitingLockRequests() == 1, "the short writer waits for the locked run");
+        go.get(3).open();
+        assertThat(Latch.get(slow)).as("what the committed fourth run read").isEqualTo(3.0);
+        assertThat(Latch.get(writer)).as("the writer committed after it").isEqualTo(14.0);
+        assertThat(runs.get()).as("runs of the long transaction").isEqualTo(4);
+        assertThat(node.host().lockedVariables()).isZero();
     }
 
     @Test

@@ -6,7 +6,8 @@ import java.util.List;
  * How one host keeps concurrent attempts on its variables apart, chosen per
  * host: {@link WoundWait} (locks held while the body runs, wound-wait between
  * conflicting attempts, primaries; the default) or {@link Optimistic}
- * (Tribune's OCC: run without locks, validate at prepare).
+ * (Tribune's OCC: run without locks, validate at prepare; a root refused
+ * there repeatedly takes its validation locks as it goes instead).
  *
  * <p>{@link Locking} owns the rest of an attempt's scheduling life (wounds,
  * promotion) and calls this at four points: when the body uses a piece of

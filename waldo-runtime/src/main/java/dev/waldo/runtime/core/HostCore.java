@@ -105,13 +105,35 @@ public final class HostCore {
     /**
      * Makes this host validate optimistically instead of locking (Tribune's OCC): bodies take
      * no locks here, and an attempt whose reads changed before it voted, or that used state a
-     * prepared attempt is committing, votes no and is retried. The default is wound-wait with
-     * primaries. Call it before any transaction touches this host.
+     * prepared attempt is committing, votes no and is retried; a root refused here 3 times
+     * (see {@link #useOptimisticConcurrencyLockingAfter}) runs its later attempts
+     * pessimistically here. The default is wound-wait with primaries. Call it before any
+     * transaction touches this host.
      *
      * @throws IllegalStateException if attempts are already live here
      */
     public void useOptimisticConcurrency() {
-        locking.useOptimistic();
+        useOptimisticConcurrencyLockingAfter(Locking.defaultLockAfterRefusals());
+    }
+
+    /**
+     * Like {@link #useOptimisticConcurrency()}, saying when a root falls back to locking (a name
+     * of its own, so that method references to that one stay exact): once this host refused its
+     * attempts {@code lockAfterRefusals} times, its later attempts take
+     * their validation locks as they use state here, so that short conflicting attempts cannot
+     * starve it (0: never; the default is the system property {@code waldo.occ.lockAfterRefusals},
+     * else 3).
+     *
+     * @throws IllegalStateException if attempts are already live here
+     * @throws IllegalArgumentException if {@code lockAfterRefusals} is negative
+     */
+    public void useOptimisticConcurrencyLockingAfter(int lockAfterRefusals) {
+        locking.useOptimistic(lockAfterRefusals);
+    }
+
+    /** How many attempts ran pessimistically on this optimistic host so far (the fallback; 0 if it never locks). */
+    public long pessimisticAttempts() {
+        return locking.pessimisticAttempts();
     }
 
     /** True if this host validates optimistically ({@link #useOptimisticConcurrency}). */

@@ -27,15 +27,33 @@ final class Locking {
     }
 
     /**
+     * After how many refusals on a host a root's attempts run pessimistically there, when the
+     * host chose OCC without saying: the system property {@code waldo.occ.lockAfterRefusals}
+     * (0 turns the fallback off) as it is when the host chooses, else 3. Read at each choice, so
+     * that a benchmark can compare settings in one JVM through {@code Host}.
+     */
+    static int defaultLockAfterRefusals() {
+        return Integer.getInteger("waldo.occ.lockAfterRefusals", 3);
+    }
+
+    /**
      * Switches this host to optimistic concurrency control ({@link Optimistic}). Only while
      * nothing is live here: the policies cannot share attempts.
+     *
+     * @param lockAfterRefusals after how many refusals here a root's attempts run pessimistically
+     *     here (see {@link Optimistic}); 0 for never
      */
-    void useOptimistic() {
+    void useOptimistic(int lockAfterRefusals) {
         if (!state.txns.isEmpty() || control.busyVariables() > 0) {
             throw new IllegalStateException("host " + state.host + " has " + state.txns.size()
                     + " live attempts: choose its concurrency control before transactions run there");
         }
-        control = new Optimistic(state);
+        control = new Optimistic(state, this::markWounded, lockAfterRefusals);
+    }
+
+    /** How many attempts ran pessimistically on this optimistic host so far (0 on a locking host). */
+    long pessimisticAttempts() {
+        return control instanceof Optimistic optimistic ? optimistic.pessimisticAttempts() : 0;
     }
 
     /** True if this host validates optimistically instead of locking. */

@@ -9,10 +9,7 @@ import dev.waldo.runtime.TMap;
 import dev.waldo.runtime.WaldoEndpoint;
 import dev.waldo.runtime.lang.WList;
 import dev.waldo.runtime.testing.Node;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -120,17 +117,15 @@ public final class ClaretBenchmark {
                 .append(" from a Zipf distribution (exponent s) over ").append(KEYS)
                 .append(" keys. A think time before each call stands in for the client-store network hop.")
                 .append(" Each mode runs ").append(RUN.toSeconds()).append(" s; off and on alternate in one JVM.\n\n")
-                .append("- date: ").append(Instant.now()).append("\n- cores: ")
-                .append(Runtime.getRuntime().availableProcessors()).append("\n- JDK: ")
-                .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-                .append("\n\n| Zipf s | think time per call | abstract locks | commits/s | retries per commit |")
+                .append(BenchReport.machine())
+                .append("| Zipf s | think time per call | abstract locks | commits/s | retries per commit |")
                 .append(" counted ops | on / off |\n|---:|---:|---|---:|---:|---|---:|\n");
         for (String zipf : ZIPF.split(",")) {
-            double[] cdf = zipfCdf(Double.parseDouble(zipf.strip()));
+            Zipf skew = new Zipf(Double.parseDouble(zipf.strip()), KEYS);
             for (String think : THINK_MICROS.split(",")) {
                 long thinkMicros = Long.parseLong(think.strip());
-                Result off = run(false, thinkMicros, cdf);
-                Result on = run(true, thinkMicros, cdf);
+                Result off = run(false, thinkMicros, skew);
+                Result on = run(true, thinkMicros, skew);
                 String setting = "| " + zipf.strip() + " | " + thinkMicros + " µs ";
                 row(report, setting, "off (exclusive)", off, "");
                 row(report, setting, "on (ADD, APPEND)", on,
@@ -140,10 +135,7 @@ public final class ClaretBenchmark {
         report.append("\n\"counted ops\" checks each run: the counters' sum and the lists' lengths equal the")
                 .append(" operations of the committed transactions (every concurrent delta counted once).\n")
                 .append(READING);
-        System.out.print(report);
-        if (args.length > 0) {
-            Files.writeString(Path.of(args[0]), report);
-        }
+        BenchReport.publish(report.toString(), args);
     }
 
     private static void row(StringBuilder report, String setting, String mode, Result result, String ratio) {
@@ -153,7 +145,7 @@ public final class ClaretBenchmark {
                         : "**NO**: " + result.keyTotal() + " of " + result.expectedTotal(), ratio));
     }
 
-    private static Result run(boolean abstractLocks, long thinkMicros, double[] cdf) throws InterruptedException {
+    private static Result run(boolean abstractLocks, long thinkMicros, Zipf skew) throws InterruptedException {
         try (InMemoryNetwork network = new InMemoryNetwork()) {
             Host storeHost = Host.inMemory(network, "store");
             storeHost.useAbstractLocks(abstractLocks);
@@ -171,7 +163,7 @@ public final class ClaretBenchmark {
             List<Thread> threads = new ArrayList<>();
             long start = System.nanoTime();
             for (int c = 0; c < CLIENTS; c++) {
-                threads.add(startClient(clients.get(c % CLIENT_HOSTS), store, new Random(c), cdf, thinkMicros,
+                threads.add(startClient(clients.get(c % CLIENT_HOSTS), store, new Random(c), skew, thinkMicros,
                         stop, commits, attempts));
             }
             Thread.sleep(RUN.toMillis());
@@ -195,20 +187,20 @@ public final class ClaretBenchmark {
         return total;
     }
 
-    private static Thread startClient(Node client, Store store, Random random, double[] cdf, long thinkMicros,
+    private static Thread startClient(Node client, Store store, Random random, Zipf skew, long thinkMicros,
             AtomicBoolean stop, AtomicLong commits, AtomicLong attempts) {
         return Thread.ofPlatform().daemon().start(() -> {
             while (!stop.get()) {
                 String[] keys = new String[OPS_PER_TXN];
                 boolean[] increments = new boolean[OPS_PER_TXN];
                 for (int i = 0; i < OPS_PER_TXN; i++) {
-                    keys[i] = key(sample(cdf, random.nextDouble()));
+                    keys[i] = key(skew.next(random));
                     increments[i] = random.nextBoolean();
                 }
                 client.atomically("ops", ctx -> {
                     attempts.incrementAndGet();
                     for (int i = 0; i < OPS_PER_TXN; i++) {
-                        think(thinkMicros);
+                        BenchReport.think(thinkMicros);
                         if (increments[i]) {
                             ctx.call(store.ref(), "incr", keys[i]);
                         } else {
@@ -220,34 +212,5 @@ public final class ClaretBenchmark {
                 commits.incrementAndGet();
             }
         });
-    }
-
-    private static void think(long micros) {
-        if (micros > 0) {
-            try {
-                Thread.sleep(Duration.ofNanos(micros * 1_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** The cumulative distribution of a Zipf law over the keys: key k has weight 1 / (k + 1)^s. */
-    private static double[] zipfCdf(double exponent) {
-        double[] cdf = new double[KEYS];
-        double sum = 0;
-        for (int k = 0; k < KEYS; k++) {
-            sum += 1 / Math.pow(k + 1, exponent);
-            cdf[k] = sum;
-        }
-        for (int k = 0; k < KEYS; k++) {
-            cdf[k] /= sum;
-        }
-        return cdf;
-    }
-
-    private static int sample(double[] cdf, double uniform) {
-        int index = java.util.Arrays.binarySearch(cdf, uniform);
-        return Math.min(KEYS - 1, index >= 0 ? index : -index - 1);
     }
 }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class OptimisticTest {
     private final HostCore core = new HostCore(1);
+    /** Every decision {@link #commit} drained, for tests that look for a grant among them. */
+    private final List<Decision> decided = new ArrayList<>();
 
     @BeforeEach
     void optimistic() {
@@ -44,6 +46,7 @@ class OptimisticTest {
             core.vote(txn, true, null, finishLater);
             decisions.addAll(core.drain().decisions());
         }
+        decided.addAll(decisions);
         for (Decision decision : decisions) {
             if (decision instanceof Decision.RootDone done && done.txn().equals(txn)) {
                 return done.result() + (done.reason() == null ? "" : ": " + done.reason());
@@ -178,6 +181,139 @@ class OptimisticTest {
         assertThat(commit(otherAppender)).isEqualTo("COMMITTED");
         assertThat(commit(otherKeyWriter)).isEqualTo("COMMITTED");
         assertThat(commit(appender)).isEqualTo("COMMITTED");
+    }
+
+    /**
+     * The starvation the Waldo paper argues about, and its cure: a root whose read of x is
+     * overwritten by a short writer before each of its votes is refused three times; its fourth
+     * attempt runs pessimistically, so a short writer that used x before it fails its own
+     * validation, one that comes after waits, and the long root commits.
+     */
+    @Test
+    void aRootRefusedThreeTimesLocksAndCommitsWhileShortWritersKeepComing() {
+        core.useOptimisticConcurrencyLockingAfter(3);
+        TxnId attempt = core.begin(1);
+        for (int refusal = 1; refusal <= 3; refusal++) {
+            assertThat(core.lock(attempt, x(LockMode.READ))).isTrue();
+            TxnId shortWriter = core.begin(1);
+            assertThat(core.lock(shortWriter, x(LockMode.WRITE))).isTrue();
+            assertThat(commit(shortWriter)).isEqualTo("COMMITTED");
+            assertThat(commit(attempt)).startsWith("RETRY: optimistic validation failed: variable 'x'");
+            attempt = core.retry(attempt);
+        }
+        assertThat(core.pessimisticAttempts()).isZero();
+
+        TxnId early = core.begin(1);
+        assertThat(core.lock(early, x(LockMode.WRITE))).isTrue();
+        assertThat(core.lock(attempt, x(LockMode.READ))).isTrue();
+        assertThat(core.pessimisticAttempts()).isEqualTo(1);
+        assertThat(commit(early)).startsWith("RETRY: optimistic validation failed: variable 'x' of object 1"
+                + " is locked by attempt " + attempt + ", which runs pessimistically here after repeated refusals,");
+
+        TxnId late = core.begin(1);
+        assertThat(core.lock(late, x(LockMode.WRITE))).isFalse();
+        assertThat(core.drain().decisions()).as("the younger writer waits, wounding no one").isEmpty();
+        assertThat(core.lock(attempt, LockId.whole(1, "total", LockMode.WRITE))).isTrue();
+        assertThat(commit(attempt)).isEqualTo("COMMITTED");
+        assertThat(decided).contains(new Decision.Granted(late, x(LockMode.WRITE)));
+        assertThat(commit(late)).isEqualTo("COMMITTED");
+        assertThat(core.busyVariables()).isZero();
+        assertThat(core.liveAttempts()).isZero();
+    }
+
+    /** With the fallback off (plain OCC) the same root is refused every time: it never locks. */
+    @Test
+    void withoutTheFallbackTheRootIsRefusedEveryTime() {
+        core.useOptimisticConcurrencyLockingAfter(0);
+        TxnId attempt = core.begin(1);
+        for (int refusal = 1; refusal <= 6; refusal++) {
+            assertThat(core.lock(attempt, x(LockMode.READ))).isTrue();
+            TxnId shortWriter = core.begin(1);
+            assertThat(core.lock(shortWriter, x(LockMode.WRITE))).isTrue();
+            assertThat(commit(shortWriter)).isEqualTo("COMMITTED");
+            assertThat(commit(attempt)).startsWith("RETRY: optimistic validation failed: variable 'x'");
+            attempt = core.retry(attempt);
+        }
+        assertThat(core.pessimisticAttempts()).isZero();
+    }
+
+    /**
+     * Two roots that run pessimistically order by priority as under wound-wait: the older one,
+     * asking for what the younger holds, wounds it and is granted at its backout; the younger's
+     * retry then gets through too.
+     */
+    @Test
+    void pessimisticAttemptsOrderByPriorityAsUnderWoundWait() {
+        core.useOptimisticConcurrencyLockingAfter(1);
+        TxnId older = core.begin(1);
+        TxnId younger = core.begin(1);
+        assertThat(core.lock(older, x(LockMode.READ))).isTrue();
+        assertThat(core.lock(younger, x(LockMode.READ))).isTrue();
+        TxnId writer = core.begin(1);
+        assertThat(core.lock(writer, x(LockMode.WRITE))).isTrue();
+        assertThat(commit(writer)).isEqualTo("COMMITTED");
+        assertThat(commit(older)).startsWith("RETRY");
+        assertThat(commit(younger)).startsWith("RETRY");
+        TxnId olderAgain = core.retry(older);
+        TxnId youngerAgain = core.retry(younger);
+
+        assertThat(core.lock(youngerAgain, x(LockMode.WRITE))).isTrue();
+        assertThat(core.lock(olderAgain, x(LockMode.WRITE))).isFalse();
+        assertThat(core.drain().decisions()).contains(new Decision.Wounded(youngerAgain));
+        core.finishRoot(youngerAgain, HostCore.Ending.WOUNDED);
+        assertThat(core.drain().decisions()).contains(new Decision.Granted(olderAgain, x(LockMode.WRITE)));
+        assertThat(commit(olderAgain)).isEqualTo("COMMITTED");
+
+        TxnId youngerThird = core.retry(youngerAgain);
+        assertThat(core.lock(youngerThird, x(LockMode.WRITE))).isTrue();
+        assertThat(commit(youngerThird)).isEqualTo("COMMITTED");
+        assertThat(core.pessimisticAttempts()).isEqualTo(3);
+        assertThat(core.busyVariables()).isZero();
+    }
+
+    /**
+     * A pessimistic reader does not join a read lock ahead of an older pessimistic writer that
+     * waits for it, so a stream of readers cannot starve the writer: the writer is granted when
+     * the holder ends, the reader after the writer.
+     */
+    @Test
+    void aPessimisticReaderDoesNotOvertakeAnOlderWaitingWriter() {
+        core.useOptimisticConcurrencyLockingAfter(1);
+        List<TxnId> roots = List.of(core.begin(1), core.begin(1), core.begin(1));
+        for (TxnId root : roots) {
+            assertThat(core.lock(root, x(LockMode.READ))).isTrue();
+        }
+        TxnId writer = core.begin(1);
+        assertThat(core.lock(writer, x(LockMode.WRITE))).isTrue();
+        assertThat(commit(writer)).isEqualTo("COMMITTED");
+        List<TxnId> retried = new ArrayList<>();
+        for (TxnId root : roots) {
+            assertThat(commit(root)).startsWith("RETRY");
+            retried.add(core.retry(root));
+        }
+        TxnId holder = retried.get(0);
+        TxnId olderWriter = retried.get(1);
+        TxnId youngerReader = retried.get(2);
+
+        assertThat(core.lock(holder, x(LockMode.READ))).isTrue();
+        assertThat(core.lock(olderWriter, x(LockMode.WRITE))).isFalse();
+        assertThat(core.lock(youngerReader, x(LockMode.READ))).as("it would share with the holder").isFalse();
+        assertThat(core.drain().decisions()).as("nobody outranks the holder: no wound").isEmpty();
+        assertThat(commit(holder)).isEqualTo("COMMITTED");
+        assertThat(decided).contains(new Decision.Granted(olderWriter, x(LockMode.WRITE)))
+                .doesNotContain(new Decision.Granted(youngerReader, x(LockMode.READ)));
+        assertThat(commit(olderWriter)).isEqualTo("COMMITTED");
+        assertThat(decided).contains(new Decision.Granted(youngerReader, x(LockMode.READ)));
+        assertThat(commit(youngerReader)).isEqualTo("COMMITTED");
+        assertThat(core.busyVariables()).isZero();
+    }
+
+    @Test
+    void aNegativeFallbackSettingIsRefusedWithWhereItCameFrom() {
+        assertThatThrownBy(() -> core.useOptimisticConcurrencyLockingAfter(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("host 1: the refusals after which a root locks (HostCore.useOptimisticConcurrencyLockingAfter,"
+                        + " or the system property waldo.occ.lockAfterRefusals) must be 0 (never lock) or more, not -1");
     }
 
     @Test

@@ -120,6 +120,10 @@ final class Simulation {
     private int crashCount;
     private boolean tallies;
     private Concurrency concurrency = Concurrency.LOCKS;
+    /** Optimistic hosts' {@link HostCore#useOptimisticConcurrencyLockingAfter}, or -1 for the host default. */
+    private int lockAfterRefusals = -1;
+    /** Attempts that ran pessimistically on optimistic hosts, in host runs that crashed since. */
+    private long pessimisticInCrashedRuns;
     private int tornWrites;
     private boolean crashing;
     private long steps;
@@ -223,7 +227,17 @@ final class Simulation {
 
     /** Makes the hosts {@code concurrency} names validate optimistically, now and after every restart. */
     Simulation withConcurrency(Concurrency concurrency) {
+        return withConcurrency(concurrency, -1);
+    }
+
+    /**
+     * Like {@link #withConcurrency(Concurrency)}, with optimistic hosts that run a root
+     * pessimistically once they refused it {@code lockAfterRefusals} times (0: never; -1: the
+     * host default).
+     */
+    Simulation withConcurrency(Concurrency concurrency, int lockAfterRefusals) {
         this.concurrency = concurrency;
+        this.lockAfterRefusals = lockAfterRefusals;
         for (int h = 1; h <= hostCount; h++) {
             cores[h] = withFault(cores[h]);
         }
@@ -385,7 +399,11 @@ final class Simulation {
         boolean optimistic = concurrency == Concurrency.OPTIMISTIC
                 || concurrency == Concurrency.MIXED && core.host() % 2 == 1;
         if (optimistic && !core.optimisticConcurrency()) {
-            core.useOptimisticConcurrency();
+            if (lockAfterRefusals < 0) {
+                core.useOptimisticConcurrency();
+            } else {
+                core.useOptimisticConcurrencyLockingAfter(lockAfterRefusals);
+            }
         }
         return core;
     }
@@ -761,6 +779,7 @@ final class Simulation {
         if (TRACE) {
             System.out.println("restart " + h);
         }
+        pessimisticInCrashedRuns += cores[h].pessimisticAttempts();
         cores[h] = withFault(new HostCore(h, 3, true, runs[h] * 1_000_000_000L));
         List<StorageRecord> records = storages[h].load();
         for (StorageRecord record : records) {
@@ -1191,6 +1210,15 @@ final class Simulation {
             }
         }
         return found;
+    }
+
+    /** How many attempts ran pessimistically on optimistic hosts (their root was refused there often enough). */
+    long pessimisticAttempts() {
+        long total = pessimisticInCrashedRuns;
+        for (int h = 1; h <= hostCount; h++) {
+            total += cores[h].pessimisticAttempts();
+        }
+        return total;
     }
 
     /** How many attempts were retried (wounded, or refused by an optimistic validation). */
