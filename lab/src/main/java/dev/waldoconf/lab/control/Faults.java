@@ -33,6 +33,7 @@ public final class Faults {
     private volatile long exitAfterSets;
     private final AtomicLong setsAnswered = new AtomicLong();
     private final AtomicInteger setAnswersToDrop = new AtomicInteger();
+    private volatile SetGauge setGauge;
 
     /** Refuses every SET with a varbind that names or points at one of {@code vlans}. */
     public void refuse(Set<Integer> vlans, SnmpError error) {
@@ -67,6 +68,20 @@ public final class Faults {
             throw new IllegalArgumentException("the number of SET answers to drop must be 0 or more, got " + count);
         }
         setAnswersToDrop.set(count);
+    }
+
+    /**
+     * Counts this switch's SETs in {@code gauge} (shared by several switches to count theirs
+     * together), or stops counting when null. Not a fault, and not reset by {@link #clear}: the
+     * lab's way for a test to watch how many SETs its clients send at once.
+     */
+    public void countSetsIn(SetGauge gauge) {
+        setGauge = gauge;
+    }
+
+    /** Where this switch counts its SETs, or null if nobody asked. */
+    public SetGauge setGauge() {
+        return setGauge;
     }
 
     /**
