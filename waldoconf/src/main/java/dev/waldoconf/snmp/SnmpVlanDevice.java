@@ -41,8 +41,8 @@ import org.snmp4j.smi.VariableBinding;
  * that by reading back, and throws. A SET whose first try got no answer is sent again; if the
  * resend is answered with an error (the first try may have landed: a second createAndGo of the
  * same row is inconsistentValue), the SET's objects are read back and the step counts as done
- * when the switch holds exactly what it asked for. Thread-safe: operations on one device run one at a time
- * (a service's binding and its trial timer may share it).
+ * when the switch holds exactly what it asked for. Thread-safe: operations on one device run one
+ * at a time (a service's binding and its trial timer may share it).
  */
 public final class SnmpVlanDevice implements VlanDevice {
     private static final Logger LOG = LoggerFactory.getLogger(SnmpVlanDevice.class);
