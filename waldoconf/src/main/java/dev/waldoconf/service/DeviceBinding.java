@@ -54,7 +54,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Journal keys carry a tag of this run: transaction ids restart with the process. The runtime
  * calls a binding on one thread per host; the methods are synchronized anyway, because recovery
- * and the trial timer come from other threads.
+ * and the trial timer come from other threads. Every method that talks to the device first takes a
+ * turn of the process's {@link DeviceWorkLimit} (before this binding's lock, so a binding waiting
+ * for its turn holds no lock), which bounds how many switches of a site agent are pushed at once.
  *
  * @param <S> the adapter's undo data
  */
@@ -142,7 +144,13 @@ public final class DeviceBinding<S> implements Binding {
      * @throws DeviceException if an undo fails (the entry stays; start again once the device answers)
      * @throws IOException if the journal cannot be written
      */
-    public synchronized List<DeviceJournal.Entry<S>> recover() throws DeviceException, IOException {
+    public List<DeviceJournal.Entry<S>> recover() throws DeviceException, IOException {
+        try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
+            return recoverNow();
+        }
+    }
+
+    private synchronized List<DeviceJournal.Entry<S>> recoverNow() throws DeviceException, IOException {
         for (DeviceJournal.Entry<S> entry : journal.entries().reversed()) {
             if (entry.stage() == Stage.PREPARED) {
                 inDoubt.add(entry.key());
@@ -176,7 +184,13 @@ public final class DeviceBinding<S> implements Binding {
      * @throws DeviceException if the undo data cannot be put back (the entry stays in doubt)
      * @throws IOException if the journal cannot be written
      */
-    public synchronized void resolve(String key, boolean commit) throws DeviceException, IOException {
+    public void resolve(String key, boolean commit) throws DeviceException, IOException {
+        try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
+            resolveNow(key, commit);
+        }
+    }
+
+    private synchronized void resolveNow(String key, boolean commit) throws DeviceException, IOException {
         DeviceJournal.Entry<S> entry = journal.entry(key).filter(e -> inDoubt.contains(key)).orElseThrow(() ->
                 new IllegalArgumentException(name + ": no in-doubt transaction " + key + "; in doubt: " + inDoubt));
         for (DeviceJournal.Entry<S> other : journal.entries()) {
@@ -211,8 +225,13 @@ public final class DeviceBinding<S> implements Binding {
      * device may hold part of a change that did not commit, which no transaction may start from).
      */
     @Override
-    public synchronized Object load(WaldoObject owner, String variable, Annotation annotation)
-            throws DeviceException {
+    public Object load(WaldoObject owner, String variable, Annotation annotation) throws DeviceException {
+        try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
+            return loadNow(variable, annotation);
+        }
+    }
+
+    private synchronized Object loadNow(String variable, Annotation annotation) throws DeviceException {
         for (DeviceJournal.Entry<S> entry : inDoubt()) {
             if (adapter.covers(entry.undo(), annotation)) {
                 throw new DeviceException(name + ": the service restarted while transaction "
@@ -228,7 +247,13 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     @Override
-    public synchronized Vote prepare(BoundTransaction transaction) {
+    public Vote prepare(BoundTransaction transaction) {
+        try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
+            return prepareNow(transaction);
+        }
+    }
+
+    private synchronized Vote prepareNow(BoundTransaction transaction) {
         String owed = payOwedUndos();
         if (owed != null) {
             return votingNo(owed);
@@ -302,7 +327,13 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     @Override
-    public synchronized void abort(BoundTransaction transaction) throws IOException {
+    public void abort(BoundTransaction transaction) throws IOException {
+        try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
+            abortNow(transaction);
+        }
+    }
+
+    private synchronized void abortNow(BoundTransaction transaction) throws IOException {
         prepared.remove(transaction.id());
         DeviceJournal.Entry<S> entry = journal.entry(key(transaction)).orElse(null);
         if (entry == null) {
@@ -327,7 +358,13 @@ public final class DeviceBinding<S> implements Binding {
      *
      * @return null when nothing is owed any more, else what is still owed and why
      */
-    public synchronized String reconcile() {
+    public String reconcile() {
+        try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
+            return reconcileNow();
+        }
+    }
+
+    private synchronized String reconcileNow() {
         for (DeviceJournal.Entry<S> entry : journal.entries()) {
             if (entry.stage() != Stage.BACKED_OUT && !inDoubt.contains(entry.key())) {
                 return null;  // its change must not be undone; the prepare after it pays

@@ -42,11 +42,15 @@ public final class Snmp4jSession implements SnmpSession {
 
     private final SharedSnmp.Lease engine;
     private final Target<UdpAddress> target;
+    /** The target for SETs: one try each, as {@link #set} resends them itself. */
+    private final Target<UdpAddress> setTarget;
     private final SnmpTarget settings;
 
     private Snmp4jSession(SharedSnmp.Lease engine, Target<UdpAddress> target, SnmpTarget settings) {
         this.engine = engine;
         this.target = target;
+        this.setTarget = target.duplicate();
+        this.setTarget.setRetries(0);
         this.settings = settings;
     }
 
@@ -102,14 +106,35 @@ public final class Snmp4jSession implements SnmpSession {
     public SnmpResponse get(List<OID> oids) throws IOException {
         PDU pdu = newPdu(PDU.GET);
         oids.forEach(oid -> pdu.add(new VariableBinding(oid)));
-        return send(pdu);
+        return send(pdu, target);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Resent here rather than by SNMP4J, so that the answer can say whether an earlier try went
+     * unanswered ({@link SnmpResponse#afterTimeout()}): a SET is not idempotent for the agent (a
+     * second createAndGo of a row the first one created is inconsistentValue), and only the driver
+     * can tell whether the switch already holds what was asked.
+     */
     @Override
     public SnmpResponse set(List<VariableBinding> bindings) throws IOException {
         PDU pdu = newPdu(PDU.SET);
         pdu.addAll(bindings.toArray(VariableBinding[]::new));
-        return send(pdu);
+        int tries = settings.retries() + 1;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                SnmpResponse response = send(pdu, setTarget);
+                return attempt == 1 ? response : new SnmpResponse(response.errorStatus(), response.errorIndex(),
+                        response.bindings(), true);
+            } catch (SnmpTimeoutException e) {
+                if (attempt >= tries) {
+                    throw e;
+                }
+                LOG.debug("{}: no answer to a SET of {} bindings (try {} of {}); sending it again", agent(),
+                        bindings.size(), attempt, tries);
+            }
+        }
     }
 
     @Override
@@ -117,7 +142,7 @@ public final class Snmp4jSession implements SnmpSession {
         PDU pdu = newPdu(PDU.GETBULK);
         pdu.setMaxRepetitions(maxRepetitions);
         pdu.add(new VariableBinding(after));
-        return send(pdu);
+        return send(pdu, target);
     }
 
     private PDU newPdu(int type) {
@@ -126,8 +151,9 @@ public final class Snmp4jSession implements SnmpSession {
         return pdu;
     }
 
-    private SnmpResponse send(PDU pdu) throws IOException {
-        ResponseEvent<UdpAddress> event = engine.snmp().send(pdu, target);
+    /** Sends through {@code via}, which sets how many tries SNMP4J makes itself. */
+    private SnmpResponse send(PDU pdu, Target<UdpAddress> via) throws IOException {
+        ResponseEvent<UdpAddress> event = engine.snmp().send(pdu, via);
         PDU response = event == null ? null : event.getResponse();
         if (response == null) {
             String cause = event != null && event.getError() != null ? " (" + event.getError().getMessage() + ")" : "";

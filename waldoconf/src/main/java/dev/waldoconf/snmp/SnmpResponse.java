@@ -9,8 +9,11 @@ import org.snmp4j.smi.VariableBinding;
  * @param errorStatus the RFC 3416 error status, 0 for noError
  * @param errorIndex the 1-based position of the variable binding the error is about, 0 if none
  * @param bindings the variable bindings of the response
+ * @param afterTimeout whether this answers a resend of a SET whose earlier try got no answer:
+ *     that try may have been applied (only its answer lost), so an error here may be the agent
+ *     refusing to do twice what it already did
  */
-public record SnmpResponse(int errorStatus, int errorIndex, List<VariableBinding> bindings) {
+public record SnmpResponse(int errorStatus, int errorIndex, List<VariableBinding> bindings, boolean afterTimeout) {
     /** Error-status names of RFC 3416 §3, by value. */
     private static final List<String> ERROR_NAMES = List.of("noError", "tooBig", "noSuchName", "badValue",
             "readOnly", "genErr", "noAccess", "wrongType", "wrongLength", "wrongEncoding", "wrongValue",
@@ -24,6 +27,11 @@ public record SnmpResponse(int errorStatus, int errorIndex, List<VariableBinding
     /** Copies the bindings. */
     public SnmpResponse {
         bindings = List.copyOf(bindings);
+    }
+
+    /** An answer to a request's first try. */
+    public SnmpResponse(int errorStatus, int errorIndex, List<VariableBinding> bindings) {
+        this(errorStatus, errorIndex, bindings, false);
     }
 
     /** Whether the agent answered noError. */

@@ -38,8 +38,11 @@ import org.snmp4j.smi.VariableBinding;
  * Because phases are separate PDUs, agents that only accept a VLAN in untagged lists and PVIDs
  * once it was created by an earlier PDU work too. On a refusal, timeout or read-back mismatch
  * it undoes what was applied by pushing the difference back to the previous state, verifies
- * that by reading back, and throws. Thread-safe: operations on one device run one at a time
- * (a service's binding and its trial timer may share it).
+ * that by reading back, and throws. A SET whose first try got no answer is sent again; if the
+ * resend is answered with an error (the first try may have landed: a second createAndGo of the
+ * same row is inconsistentValue), the SET's objects are read back and the step counts as done
+ * when the switch holds exactly what it asked for. Thread-safe: operations on one device run one
+ * at a time (a service's binding and its trial timer may share it).
  */
 public final class SnmpVlanDevice implements VlanDevice {
     private static final Logger LOG = LoggerFactory.getLogger(SnmpVlanDevice.class);
@@ -304,9 +307,41 @@ public final class SnmpVlanDevice implements VlanDevice {
             sendHalves(pdu);
             return;
         }
+        if (!response.isOk() && response.afterTimeout()) {
+            landedEarlier(pdu, bindings, response);
+            return;
+        }
         if (!response.isOk()) {
             throw refusal(pdu, bindings, response);
         }
+    }
+
+    /**
+     * Judges an error answered to the resend of a SET whose first try went unanswered: the first
+     * try may have been applied and only its answer lost, so the agent may be refusing to do twice
+     * what it did once (createAndGo of the row the first try created is inconsistentValue). The
+     * SET's objects are read back: if the switch holds exactly what the SET asked for, the step is
+     * done; otherwise it fails, saying what was found.
+     */
+    private void landedEarlier(List<SetUnit> pdu, List<VariableBinding> bindings, SnmpResponse response)
+            throws StepFailure {
+        StepFailure refused = refusal(pdu, bindings, response);
+        String found;
+        try {
+            found = SetReadBack.differences(session, bindings);
+        } catch (IOException e) {
+            found = "reading its objects back failed too (" + statusOf(e) + ")";
+        }
+        if (found == null) {
+            LOG.info("{}: the first try of a SET got no answer and its resend was answered {}, but the switch holds"
+                    + " what it asked for: the first try was applied", name, refused.status());
+            return;
+        }
+        if (refused instanceof StepFailure.RowCreationRefused) {
+            throw refused;  // the agent does not create rows this way: sendPhase switches to the other
+        }
+        throw new StepFailure(refused.step(), "the first try got no answer (timeout), its resend was answered "
+                + refused.status() + ", and the switch does not hold what was asked: " + found, null);
     }
 
     private void sendHalves(List<SetUnit> pdu) throws StepFailure {

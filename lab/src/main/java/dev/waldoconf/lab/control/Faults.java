@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
@@ -31,6 +32,8 @@ public final class Faults {
     private volatile DropMode dropMode = DropMode.OFF;
     private volatile long exitAfterSets;
     private final AtomicLong setsAnswered = new AtomicLong();
+    private final AtomicInteger setAnswersToDrop = new AtomicInteger();
+    private volatile SetGauge setGauge;
 
     /** Refuses every SET with a varbind that names or points at one of {@code vlans}. */
     public void refuse(Set<Integer> vlans, SnmpError error) {
@@ -56,6 +59,32 @@ public final class Faults {
     }
 
     /**
+     * Drops the answers to the next {@code count} SETs only (each still applied), then answers
+     * again: a deterministic lost answer, so that a test can make exactly the first try of a SET
+     * time out and its resend reach a switch that already applied it. 0 turns this off.
+     */
+    public void dropNextSetResponses(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("the number of SET answers to drop must be 0 or more, got " + count);
+        }
+        setAnswersToDrop.set(count);
+    }
+
+    /**
+     * Counts this switch's SETs in {@code gauge} (shared by several switches to count theirs
+     * together), or stops counting when null. Not a fault, and not reset by {@link #clear}: the
+     * lab's way for a test to watch how many SETs its clients send at once.
+     */
+    public void countSetsIn(SetGauge gauge) {
+        setGauge = gauge;
+    }
+
+    /** Where this switch counts its SETs, or null if nobody asked. */
+    public SetGauge setGauge() {
+        return setGauge;
+    }
+
+    /**
      * Makes the switch exit (a process) or stop (embedded) right after answering its
      * {@code sets}-th SET from now; 0 turns this off.
      */
@@ -73,6 +102,7 @@ public final class Faults {
         delayMs = 0;
         dropMode = DropMode.OFF;
         exitAfterSets = 0;
+        setAnswersToDrop.set(0);
     }
 
     /**
@@ -97,10 +127,16 @@ public final class Faults {
         return delayMs;
     }
 
-    /** Whether the response to a request of this kind is to be dropped. */
+    /**
+     * Whether the response to a request of this kind is to be dropped; a SET answer dropped by
+     * {@link #dropNextSetResponses} is counted off.
+     */
     public boolean dropsResponse(boolean isSet) {
         DropMode mode = dropMode;
-        return mode == DropMode.ALL || (mode == DropMode.SET && isSet);
+        if (mode == DropMode.ALL || (mode == DropMode.SET && isSet)) {
+            return true;
+        }
+        return isSet && setAnswersToDrop.getAndUpdate(left -> Math.max(0, left - 1)) > 0;
     }
 
     /** Counts an answered SET; true when the exit-after fault says the switch must now exit. */
@@ -118,6 +154,7 @@ public final class Faults {
                         + ":" + current.error().mibName();
         long limit = exitAfterSets;
         return "refuse=" + refuse + " delay=" + delayMs + " drop=" + dropMode.name().toLowerCase()
-                + " exit-after=" + (limit == 0 ? "off" : limit + "(answered " + setsAnswered.get() + ")");
+                + " exit-after=" + (limit == 0 ? "off" : limit + "(answered " + setsAnswered.get() + ")")
+                + (setAnswersToDrop.get() > 0 ? " drop-next-sets=" + setAnswersToDrop.get() : "");
     }
 }

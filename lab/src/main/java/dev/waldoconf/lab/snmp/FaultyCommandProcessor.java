@@ -2,6 +2,7 @@ package dev.waldoconf.lab.snmp;
 
 import dev.waldoconf.lab.DeviceProfile;
 import dev.waldoconf.lab.control.Faults;
+import dev.waldoconf.lab.control.SetGauge;
 import java.util.concurrent.atomic.AtomicLong;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.PDU;
@@ -23,6 +24,8 @@ public final class FaultyCommandProcessor extends CommandProcessor {
     private final AtomicLong answeredByProfile = new AtomicLong();
     private final AtomicLong droppedByProfile = new AtomicLong();
     private volatile boolean halted;
+    /** The gauge counting the SET this thread is working on, until its answer leaves. */
+    private final ThreadLocal<SetGauge> countingSet = new ThreadLocal<>();
 
     /**
      * A processor for one switch.
@@ -69,8 +72,26 @@ public final class FaultyCommandProcessor extends CommandProcessor {
             return;
         }
         answeredByProfile.incrementAndGet();
-        pause(fate.delayMs());
-        super.processPdu(event);
+        SetGauge gauge = faults.setGauge();
+        if (gauge != null && event.getPDU() != null && event.getPDU().getType() == PDU.SET) {
+            gauge.started();
+            countingSet.set(gauge);
+        }
+        try {
+            pause(fate.delayMs());
+            super.processPdu(event);
+        } finally {
+            setEnded();  // in case no answer was sent for it
+        }
+    }
+
+    /** Ends the count of the SET this thread is working on, once. */
+    private void setEnded() {
+        SetGauge gauge = countingSet.get();
+        if (gauge != null) {
+            countingSet.remove();
+            gauge.ended();
+        }
     }
 
     @Override
@@ -84,6 +105,8 @@ public final class FaultyCommandProcessor extends CommandProcessor {
         halted = exitNow;
         if (!faults.dropsResponse(isSet)) {
             pause(faults.delayMs());
+            // Before the answer leaves: the client may send its next SET as soon as it has it.
+            setEnded();
             super.sendResponse(requestEvent, response);
         }
         if (exitNow) {
