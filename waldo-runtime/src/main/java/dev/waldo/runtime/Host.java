@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -73,6 +74,8 @@ public final class Host implements AutoCloseable {
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
     private volatile boolean abstractLocks = true;
+    /** Settles distributed outcomes ({@link #useDecisionRegister}), or null: this host's core decides alone. */
+    private DecisionRegister register;
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
         this.id = id;
@@ -196,6 +199,20 @@ public final class Host implements AutoCloseable {
      */
     public void useOptimisticConcurrency() {
         inCore(core::useOptimisticConcurrency);
+    }
+
+    /**
+     * Makes {@code register} settle the outcome of every distributed transaction this host
+     * coordinates or takes part in (see {@link DecisionRegister} and the module README): its
+     * participants then learn the outcome from the register when this host, as their
+     * coordinator, is gone for good. Every host of the network must use the same register.
+     * Call it before transactions run here.
+     */
+    public void useDecisionRegister(DecisionRegister register) {
+        inCore(() -> {
+            this.register = Objects.requireNonNull(register, "register");
+            core.useReplicatedDecisions();
+        });
     }
 
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
@@ -854,6 +871,7 @@ public final class Host implements AutoCloseable {
                 outcomeApplied(discard.txn());
                 settleRecovered(discard.txn(), false);
             }
+            case Decision.Register ask -> askRegister(ask);
             case Decision.RootDone done -> {
                 CompletableFuture<Decision.RootDone> outcome = rootOutcomes.remove(done.txn());
                 if (outcome != null) {
@@ -861,6 +879,27 @@ public final class Host implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Asks the decision register to settle an attempt and reports what it settled to the core,
+     * from a thread of its own (the register's answer may come at once, and this runs under the
+     * host's lock). A failed ask is only logged: the core asks again on a later tick.
+     */
+    private void askRegister(Decision.Register ask) {
+        String attempt = nameOf(ask.txn().host()) + "#" + ask.txn().serial();
+        register.settle(attempt, ask.commit()).whenCompleteAsync((committed, failure) -> {
+            if (failure != null) {
+                LOG.log(System.Logger.Level.DEBUG, "host " + id + ": the decision register did not settle "
+                        + attempt + " (asked again later): " + failure.getMessage());
+                return;
+            }
+            inCoreFromTransport(() -> {
+                if (!closed) {
+                    core.registered(ask.txn(), committed);
+                }
+            });
+        }, work -> Thread.ofVirtual().name("waldo-register-" + id).start(work));
     }
 
     /** Runs a call that arrived for a transaction on a thread of its own, then reports its end to the core. */
