@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Where the outcomes of distributed transactions are settled when no single coordinator may
- * decide them alone ({@link Host#useDecisionRegister}): a register that keeps, for each attempt,
+ * decide them alone ({@link Host#create(String, Transport, dev.waldo.runtime.storage.Storage, DecisionRegister)}): a register that keeps, for each attempt,
  * the first outcome proposed for it. A coordinator proposes commit once every participant voted
  * yes and commits only if the register settles commit; a participant that lost its coordinator
  * proposes backout. Replicated across several machines (for example with Raft, as

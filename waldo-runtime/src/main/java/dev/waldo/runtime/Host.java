@@ -74,15 +74,23 @@ public final class Host implements AutoCloseable {
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
     private volatile boolean abstractLocks = true;
-    /** Settles distributed outcomes ({@link #useDecisionRegister}), or null: this host's core decides alone. */
-    private DecisionRegister register;
+    /** Settles distributed outcomes (see {@link DecisionRegister}), or null: this host's core decides alone. */
+    private final DecisionRegister register;
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
+        this(id, transport, scheduling, storage, null);
+    }
+
+    private Host(String id, Transport transport, Scheduling scheduling, Storage storage, DecisionRegister register) {
         this.id = id;
         this.transport = transport;
         this.storage = storage;
+        this.register = register;
         this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
                 scheduling == Scheduling.PRIMARIES, transport.attemptSerialBase());
+        if (register != null) {
+            core.useReplicatedDecisions(); // before the restore: it changes what a restored own part means
+        }
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
         this.groupCommit = storage.commit() == Storage.Commit.GROUP
                 ? new GroupCommit(id, lock, storage, this::applyDrain, this::queueDrains, this::storageFailed)
@@ -161,6 +169,23 @@ public final class Host implements AutoCloseable {
         return new Host(id, transport, Scheduling.PRIMARIES, storage);
     }
 
+    /**
+     * Creates a host as {@link #create(String, Transport, Storage)} whose distributed transactions
+     * have their outcomes settled by {@code register} instead of by their coordinator alone (see
+     * {@link DecisionRegister}): a participant whose coordinator is gone for good after every
+     * vote was yes learns the outcome from the register instead of waiting for that coordinator
+     * to come back. Every host of the network must use the same register.
+     */
+    public static Host create(String id, Transport transport, Storage storage, DecisionRegister register) {
+        return new Host(id, transport, Scheduling.PRIMARIES, storage, Objects.requireNonNull(register, "register"));
+    }
+
+    /** As {@link #create(String, Transport, Storage, DecisionRegister)}, on an in-memory network. */
+    public static Host inMemory(InMemoryNetwork network, String name, Storage storage, DecisionRegister register) {
+        return new Host(name, network.attach(name), Scheduling.PRIMARIES, storage,
+                Objects.requireNonNull(register, "register"));
+    }
+
     /** How a host ranks conflicting transactions. */
     public enum Scheduling {
         /** Wound-wait with a primary per endpoint (paper §4.3): no endpoint starves. The default. */
@@ -199,20 +224,6 @@ public final class Host implements AutoCloseable {
      */
     public void useOptimisticConcurrency() {
         inCore(core::useOptimisticConcurrency);
-    }
-
-    /**
-     * Makes {@code register} settle the outcome of every distributed transaction this host
-     * coordinates or takes part in (see {@link DecisionRegister} and the module README): its
-     * participants then learn the outcome from the register when this host, as their
-     * coordinator, is gone for good. Every host of the network must use the same register.
-     * Call it before transactions run here.
-     */
-    public void useDecisionRegister(DecisionRegister register) {
-        inCore(() -> {
-            this.register = Objects.requireNonNull(register, "register");
-            core.useReplicatedDecisions();
-        });
     }
 
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
