@@ -76,6 +76,8 @@ public final class Host implements AutoCloseable {
     private volatile boolean abstractLocks = true;
     /** Settles distributed outcomes (see {@link DecisionRegister}), or null: this host's core decides alone. */
     private final DecisionRegister register;
+    /** Attempts this host is asking the register about now. */
+    private final Set<TxnId> registerAsks = ConcurrentHashMap.newKeySet();
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
         this(id, transport, scheduling, storage, null);
@@ -898,8 +900,12 @@ public final class Host implements AutoCloseable {
      * host's lock). A failed ask is only logged: the core asks again on a later tick.
      */
     private void askRegister(Decision.Register ask) {
+        if (!registerAsks.add(ask.txn())) {
+            return; // still asking: the core asks again on every few ticks, the register answers once
+        }
         String attempt = nameOf(ask.txn().host()) + "#" + ask.txn().serial();
         register.settle(attempt, ask.commit()).whenCompleteAsync((committed, failure) -> {
+            registerAsks.remove(ask.txn());
             if (failure != null) {
                 LOG.log(System.Logger.Level.DEBUG, "host " + id + ": the decision register did not settle "
                         + attempt + " (asked again later): " + failure.getMessage());
