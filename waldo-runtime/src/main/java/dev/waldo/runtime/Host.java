@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -73,13 +74,25 @@ public final class Host implements AutoCloseable {
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
     private volatile boolean abstractLocks = true;
+    /** Settles distributed outcomes (see {@link DecisionRegister}), or null: this host's core decides alone. */
+    private final DecisionRegister register;
+    /** Attempts this host is asking the register about now. */
+    private final Set<TxnId> registerAsks = ConcurrentHashMap.newKeySet();
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
+        this(id, transport, scheduling, storage, null);
+    }
+
+    private Host(String id, Transport transport, Scheduling scheduling, Storage storage, DecisionRegister register) {
         this.id = id;
         this.transport = transport;
         this.storage = storage;
+        this.register = register;
         this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
                 scheduling == Scheduling.PRIMARIES, transport.attemptSerialBase());
+        if (register != null) {
+            core.useReplicatedDecisions(); // before the restore: it changes what a restored own part means
+        }
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
         this.groupCommit = storage.commit() == Storage.Commit.GROUP
                 ? new GroupCommit(id, lock, storage, this::applyDrain, this::queueDrains, this::storageFailed)
@@ -156,6 +169,23 @@ public final class Host implements AutoCloseable {
      */
     public static Host create(String id, Transport transport, Storage storage) {
         return new Host(id, transport, Scheduling.PRIMARIES, storage);
+    }
+
+    /**
+     * Creates a host as {@link #create(String, Transport, Storage)} whose distributed transactions
+     * have their outcomes settled by {@code register} instead of by their coordinator alone (see
+     * {@link DecisionRegister}): a participant whose coordinator is gone for good after every
+     * vote was yes learns the outcome from the register instead of waiting for that coordinator
+     * to come back. Every host of the network must use the same register.
+     */
+    public static Host create(String id, Transport transport, Storage storage, DecisionRegister register) {
+        return new Host(id, transport, Scheduling.PRIMARIES, storage, Objects.requireNonNull(register, "register"));
+    }
+
+    /** As {@link #create(String, Transport, Storage, DecisionRegister)}, on an in-memory network. */
+    public static Host inMemory(InMemoryNetwork network, String name, Storage storage, DecisionRegister register) {
+        return new Host(name, network.attach(name), Scheduling.PRIMARIES, storage,
+                Objects.requireNonNull(register, "register"));
     }
 
     /** How a host ranks conflicting transactions. */
@@ -854,6 +884,7 @@ public final class Host implements AutoCloseable {
                 outcomeApplied(discard.txn());
                 settleRecovered(discard.txn(), false);
             }
+            case Decision.Register ask -> askRegister(ask);
             case Decision.RootDone done -> {
                 CompletableFuture<Decision.RootDone> outcome = rootOutcomes.remove(done.txn());
                 if (outcome != null) {
@@ -861,6 +892,31 @@ public final class Host implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Asks the decision register to settle an attempt and reports what it settled to the core,
+     * from a thread of its own (the register's answer may come at once, and this runs under the
+     * host's lock). A failed ask is only logged: the core asks again on a later tick.
+     */
+    private void askRegister(Decision.Register ask) {
+        if (!registerAsks.add(ask.txn())) {
+            return; // still asking: the core asks again on every few ticks, the register answers once
+        }
+        String attempt = nameOf(ask.txn().host()) + "#" + ask.txn().serial();
+        register.settle(attempt, ask.commit()).whenCompleteAsync((committed, failure) -> {
+            registerAsks.remove(ask.txn());
+            if (failure != null) {
+                LOG.log(System.Logger.Level.DEBUG, "host " + id + ": the decision register did not settle "
+                        + attempt + " (asked again later): " + failure.getMessage());
+                return;
+            }
+            inCoreFromTransport(() -> {
+                if (!closed) {
+                    core.registered(ask.txn(), committed);
+                }
+            });
+        }, work -> Thread.ofVirtual().name("waldo-register-" + id).start(work));
     }
 
     /** Runs a call that arrived for a transaction on a thread of its own, then reports its end to the core. */

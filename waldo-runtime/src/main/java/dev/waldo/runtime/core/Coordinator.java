@@ -261,7 +261,39 @@ final class Coordinator {
         }
     }
 
+    /**
+     * Every vote was yes. With replicated decisions, a distributed attempt is committed only once
+     * the register settled it so ({@link #registered}); else it is committed now.
+     */
     private void decideCommit(RootRecord root) {
+        if (state.replicatedDecisions && !root.participants.isEmpty()) {
+            root.phase = RootRecord.Phase.REGISTERING;
+            root.ticksSinceSend = 0;
+            root.awaiting.clear();
+            state.decide(new Decision.Register(root.attempt, true));
+            return;
+        }
+        commit(root);
+    }
+
+    /**
+     * The decision register settled {@code txn}: a root that asked to commit it commits, or, if a
+     * participant in doubt settled it as backed out first, backs it out and runs it again.
+     */
+    void registered(TxnId txn, boolean committed) {
+        RootRecord root = roots.get(txn);
+        if (root == null || root.phase != RootRecord.Phase.REGISTERING || !root.attempt.equals(txn)) {
+            return;
+        }
+        if (committed) {
+            commit(root);
+        } else {
+            decideBackout(root, Result.RETRY, "a participant lost its way to this coordinator and the decision"
+                    + " register settled attempt " + txn + " as backed out");
+        }
+    }
+
+    private void commit(RootRecord root) {
         root.phase = RootRecord.Phase.DECIDED;
         root.result = Result.COMMITTED;
         root.committedAt = ++state.clock;
@@ -412,7 +444,10 @@ final class Coordinator {
             return known;
         }
         boolean thisRun = txn.serial() > state.serialBase;
-        return thisRun || state.earlierRunsLogged ? Message.Outcome.BACKED_OUT : null;
+        // An earlier run may have had the register settle a commit and crashed before logging it:
+        // with replicated decisions only the register can tell.
+        boolean presumeAbort = state.earlierRunsLogged && !state.replicatedDecisions;
+        return thisRun || presumeAbort ? Message.Outcome.BACKED_OUT : null;
     }
 
     /** A logged commit that not every participant acknowledged: re-send it until they do. */
@@ -500,6 +535,10 @@ final class Coordinator {
                 continue;
             }
             root.ticksSinceSend = 0;
+            if (root.phase == RootRecord.Phase.REGISTERING) {
+                state.decide(new Decision.Register(root.attempt, true)); // the last ask may have failed
+                continue;
+            }
             for (int participant : root.awaiting) {
                 if (participant != state.host && !state.down.contains(participant)) {
                     state.send(participant, resendable(root, participant));

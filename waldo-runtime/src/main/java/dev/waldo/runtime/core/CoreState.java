@@ -28,6 +28,11 @@ final class CoreState {
     /** True once {@link HostCore#restore} read a log that earlier runs of this host wrote. */
     boolean earlierRunsLogged;
     /**
+     * Outcomes of distributed attempts are settled by a replicated decision register, not by
+     * the coordinator alone ({@link HostCore#useReplicatedDecisions}).
+     */
+    boolean replicatedDecisions;
+    /**
      * Attempts the log of earlier runs holds a prepare of (every yes vote is logged before it
      * leaves). With {@link #earlierRunsLogged}, an attempt missing here never got a yes vote from
      * an earlier run of this host.

@@ -41,6 +41,16 @@ public sealed interface Decision {
     record Discard(TxnId txn, boolean prepared) implements Decision {
     }
 
+    /**
+     * Ask the decision register to settle {@code txn} (see {@link HostCore#useReplicatedDecisions}),
+     * proposing commit (the coordinator, once every participant voted yes) or backout (a participant
+     * in doubt), and report the outcome it settled with {@link HostCore#registered}. The first
+     * proposal the register accepts for an attempt is the attempt's outcome for good; asking again
+     * returns that outcome. Sent again on ticks until reported, so a failed ask may be dropped.
+     */
+    record Register(TxnId txn, boolean commit) implements Decision {
+    }
+
     /** The root attempt {@code txn}, started on this host, has ended. */
     record RootDone(TxnId txn, Result result, String reason) implements Decision {
     }

@@ -136,6 +136,31 @@ public final class HostCore {
         return locking.pessimisticAttempts();
     }
 
+    /**
+     * Makes a replicated decision register, not this host alone, settle the outcome of the
+     * distributed attempts it coordinates or takes part in (Paxos Commit's idea, Gray and
+     * Lamport): once every vote is yes, the coordinator asks the register to settle the attempt as
+     * committed ({@link Decision.Register}) and commits only if it does; a participant in doubt
+     * asks it to settle the attempt as backed out. The register keeps the first proposal for each
+     * attempt, so both learn one outcome, and a participant whose coordinator is gone for good
+     * learns it from the register instead of waiting. A coordinator no longer presumes abort for
+     * attempts of earlier runs it has no record of: the register knows. Every host of a network
+     * must use the same register, and this must be set before any transaction runs here.
+     */
+    public void useReplicatedDecisions() {
+        state.replicatedDecisions = true;
+    }
+
+    /**
+     * The decision register settled {@code txn} as committed or backed out, in answer to a
+     * {@link Decision.Register}: the root that asked commits or backs out, an attempt in doubt
+     * here ends as the register says. An answer nothing waits for is ignored.
+     */
+    public void registered(TxnId txn, boolean committed) {
+        coordinator.registered(txn, committed);
+        participant.registered(txn, committed);
+    }
+
     /** True if this host validates optimistically ({@link #useOptimisticConcurrency}). */
     public boolean optimisticConcurrency() {
         return locking.optimistic();

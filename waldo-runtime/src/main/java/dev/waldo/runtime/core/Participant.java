@@ -482,8 +482,9 @@ final class Participant {
      * attempt with its end logged is remembered as ended (and acknowledged to
      * its coordinator, which keeps its logged commit until then). This
      * host's own part of an attempt it coordinated ends now: installed if
-     * the commit was logged, else backed out (presumed abort). Any other is
-     * in doubt and asks its peers and coordinator, keeping its variables
+     * the commit was logged, else backed out (presumed abort), unless a
+     * decision register settles outcomes (it may hold a commit this host did
+     * not live to log). Any other is in doubt and asks its peers and coordinator, keeping its variables
      * locked if {@code retakeLocks}.
      */
     void restore(StorageRecord.Prepared prepared, Boolean endedCommitted, boolean commitLogged, boolean retakeLocks) {
@@ -500,16 +501,19 @@ final class Participant {
         record.logged = true;
         record.restored = true;
         state.txns.put(txn, record);
-        if (own) {
+        if (own && (commitLogged || !state.replicatedDecisions)) {
             record.inDoubt = false;
             if (commitLogged) {
                 installLocal(record);
             } else {
-                backoutLocal(record);
+                backoutLocal(record); // presumed abort: this host alone decided, and logged no commit
             }
             return;
         }
-        record.acksOwed.add(prepared.coordinator());
+        if (!own) {
+            record.acksOwed.add(prepared.coordinator());
+        }
+        // Else the register may have settled it as committed before this host logged the commit: in doubt.
         if (retakeLocks) {
             for (LockId lock : prepared.locks()) {
                 record.held.add(lock);
@@ -588,12 +592,24 @@ final class Participant {
         }
     }
 
-    /** Attempts in doubt ask again every few ticks. */
+    /**
+     * Attempts in doubt ask again every few ticks. With replicated decisions they also ask the
+     * register to settle them as backed out: if the coordinator had it settle a commit first,
+     * the register answers committed, so no attempt waits on a lost coordinator for longer.
+     */
     void tick() {
         for (TxnRecord record : state.txns.values()) {
             if (record.inDoubt && ++record.ticksSinceQuery >= state.resendTicks) {
                 queryAll(record);
+                if (state.replicatedDecisions) {
+                    state.decide(new Decision.Register(record.id, false));
+                }
             }
         }
+    }
+
+    /** The decision register settled {@code txn}: an attempt in doubt here ends as it says. */
+    void registered(TxnId txn, boolean committed) {
+        onAnswer(new Message.Answer(txn, committed ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT));
     }
 }

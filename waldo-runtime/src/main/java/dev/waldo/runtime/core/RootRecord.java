@@ -12,6 +12,12 @@ final class RootRecord {
         /** Prepare sent; collecting votes. */
         VOTING,
         /**
+         * Every vote was yes; the decision register is asked to settle the attempt as committed
+         * ({@link HostCore#useReplicatedDecisions}). Its answer decides: a participant in doubt
+         * may have settled it as backed out first.
+         */
+        REGISTERING,
+        /**
          * Decided; collecting acknowledgements of commit or backout. A commit
          * is reported to the root's caller as soon as no host whose bindings
          * took part still owes its acknowledgement: the others' acks only

@@ -39,6 +39,8 @@ import java.util.Set;
  * locks b               host b's lock table, attempts by name
  * writers b x           the attempts a committed() read of x on b waits for (voted yes, undecided there)
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
+ * replicate all         every host settles distributed outcomes with the decision register, also after restarts
+ * settle a              the register answers host a's oldest ask: the first outcome proposed for the attempt
  * </pre>
  */
 final class ScriptedCore {
@@ -73,6 +75,11 @@ final class ScriptedCore {
     private final Set<String> bound = new HashSet<>();
     private final Set<String> cut = new HashSet<>();
     private final List<String> trace = new ArrayList<>();
+    /** The decision register ("replicate all"): per attempt, the first outcome proposed. */
+    private final Map<TxnId, Boolean> register = new HashMap<>();
+    /** Per host, its asks of the register not answered yet, oldest first. */
+    private final Map<String, ArrayDeque<Decision.Register>> asks = new HashMap<>();
+    private boolean replicated;
 
     ScriptedCore(String... hosts) {
         for (String name : hosts) {
@@ -97,6 +104,11 @@ final class ScriptedCore {
     }
 
     private void execute(String[] words) {
+        if (words[0].equals("replicate")) {
+            replicated = true;
+            cores.values().forEach(HostCore::useReplicatedDecisions);
+            return;
+        }
         String host = words[1];
         HostCore core = cores.get(host);
         switch (words[0]) {
@@ -160,6 +172,7 @@ final class ScriptedCore {
             }
             case "locks" -> core.describeLocks().lines().forEach(line -> note(named(line)));
             case "owed" -> note("decisions owed by " + host + ": " + core.decisionsOwed());
+            case "settle" -> settle(host);
             case "restart" -> restart(host);
             case "crash" -> crash(host);
             case "writers" -> note("undecided writers of " + words[2] + ": " + core.undecidedWriters(LockId.whole(1, words[2]))
@@ -181,13 +194,21 @@ final class ScriptedCore {
         collect();
     }
 
+    private void settle(String host) {
+        Decision.Register ask = asks.get(host).poll();
+        Boolean first = register.putIfAbsent(ask.txn(), ask.commit());
+        boolean committed = first == null ? ask.commit() : first;
+        note("the register settled " + attemptNames.get(ask.txn()) + " as " + (committed ? "committed" : "backed out"));
+        cores.get(host).registered(ask.txn(), committed);
+    }
+
     private void restart(String host) {
         int number = number(host);
         for (String other : cores.keySet()) {
             loseQueued(host + ">" + other);
             loseQueued(other + ">" + host);
         }
-        cores.put(host, new HostCore(number, 2));
+        cores.put(host, replicating(new HostCore(number, 2)));
         storages.put(host, new InMemoryStorage());
         storages.get(host).load();
     }
@@ -195,10 +216,17 @@ final class ScriptedCore {
     private void crash(String host) {
         InMemoryStorage storage = storages.get(host);
         restart(host);
-        HostCore core = new HostCore(number(host), 2, true, ++runs * 1000L);
+        HostCore core = replicating(new HostCore(number(host), 2, true, ++runs * 1000L));
         cores.put(host, core);
         storages.put(host, storage);
         core.restore(storage.load(), storage.hasEarlierRuns(), false);
+    }
+
+    private HostCore replicating(HostCore core) {
+        if (replicated) {
+            core.useReplicatedDecisions();
+        }
+        return core;
     }
 
     private String describe(StorageRecord record) {
@@ -265,6 +293,9 @@ final class ScriptedCore {
         List<TxnId> applied = new ArrayList<>();
         for (Decision decision : out.decisions()) {
             trace.add("  " + host + ": " + describe(decision));
+            if (decision instanceof Decision.Register ask) {
+                asks.computeIfAbsent(host, h -> new ArrayDeque<>()).add(ask);
+            }
             if (decision instanceof Decision.RunCall run) {
                 served.put(host + "/" + attemptNames.get(run.txn()), run.callId());
             }
@@ -294,6 +325,8 @@ final class ScriptedCore {
             case Decision.PrepareLocal prepare -> "prepare " + attempt;
             case Decision.Install install -> "install " + attempt;
             case Decision.Discard discard -> "discard " + attempt + (discard.prepared() ? " (prepared)" : "");
+            case Decision.Register ask -> "ask the register to settle " + attempt + " as "
+                    + (ask.commit() ? "committed" : "backed out");
             case Decision.RootDone done -> "root " + attempt + " " + done.result();
         };
     }

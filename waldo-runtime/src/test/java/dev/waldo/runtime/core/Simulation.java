@@ -76,6 +76,10 @@ final class Simulation {
         }
     }
 
+    /** Host {@code host}, in its run {@code run}, asked the register to settle {@code txn}. */
+    private record Ask(int host, int run, TxnId txn, boolean commit) {
+    }
+
     /** A call being served: one op on the serving host. */
     private record Served(TxnId txn, long callId, Op op) {
     }
@@ -117,6 +121,17 @@ final class Simulation {
     private final Map<TxnId, Boolean> durableOutcome = new HashMap<>();
     /** Per attempt, the hosts that voted yes on it. */
     private final Map<TxnId, java.util.Set<Integer>> votedYes = new HashMap<>();
+    /**
+     * The decision register ({@link #withReplicatedDecisions}): per attempt, the first outcome
+     * proposed. It is replicated, so no host's crash loses it.
+     */
+    private final Map<TxnId, Boolean> register = new HashMap<>();
+    /** Asks of the register on their way: answered at a random later step, or lost. */
+    private final List<Ask> asks = new ArrayList<>();
+    private boolean replicatedDecisions;
+    /** How many asks of the register were answered, and how many of those answers were "backed out". */
+    private int registerAnswers;
+    private int registerBackouts;
     private int crashCount;
     private boolean tallies;
     private Concurrency concurrency = Concurrency.LOCKS;
@@ -164,7 +179,12 @@ final class Simulation {
          * carries the yes vote, before the decision: others read and overwrite what it is
          * about to install.
          */
-        RELEASE_LOCKS_AT_EARLY_VOTE
+        RELEASE_LOCKS_AT_EARLY_VOTE,
+        /**
+         * The decision register keeps the latest proposal instead of the first, so a coordinator
+         * asking to commit overrides a participant that already backed out on the register's word.
+         */
+        REGISTER_KEEPS_LATEST
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -244,6 +264,19 @@ final class Simulation {
         return this;
     }
 
+    /**
+     * Makes every host settle distributed outcomes with the decision register
+     * ({@link HostCore#useReplicatedDecisions}), now and after every restart. The register
+     * answers each ask at a random later step, or loses it (one in ten): the asker asks again.
+     */
+    Simulation withReplicatedDecisions() {
+        this.replicatedDecisions = true;
+        for (int h = 1; h <= hostCount; h++) {
+            cores[h] = withFault(cores[h]);
+        }
+        return this;
+    }
+
     /** Runs until every transaction ended and every message was delivered; false if it gave up. */
     boolean run(long maxSteps) {
         while (!finished()) {
@@ -264,6 +297,10 @@ final class Simulation {
                 cutRandomLink();
             } else if (!cutLinks.isEmpty() && random.nextDouble() < cutRate * 5) {
                 heal(cutLinks.iterator().next());
+            }
+            if (!asks.isEmpty() && random.nextDouble() < 0.1) {
+                answer(asks.remove(random.nextInt(asks.size())));
+                continue;
             }
             if (!unfinished.isEmpty() && random.nextDouble() < 0.2) {
                 Map.Entry<Integer, TxnId> done = unfinished.remove(random.nextInt(unfinished.size()));
@@ -290,6 +327,16 @@ final class Simulation {
         return steps;
     }
 
+    /** How many asks of the decision register were answered ({@link #withReplicatedDecisions}). */
+    int registerAnswers() {
+        return registerAnswers;
+    }
+
+    /** How many of those answers settled an attempt as backed out. */
+    int registerBackouts() {
+        return registerBackouts;
+    }
+
     /** How many times a host crashed in this run. */
     int crashes() {
         return crashCount;
@@ -301,7 +348,8 @@ final class Simulation {
     }
 
     private boolean finished() {
-        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()) {
+        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()
+                || !asks.isEmpty()) {
             return false;
         }
         for (int h = 1; h <= hostCount; h++) {
@@ -404,6 +452,9 @@ final class Simulation {
             } else {
                 core.useOptimisticConcurrencyLockingAfter(lockAfterRefusals);
             }
+        }
+        if (replicatedDecisions) {
+            core.useReplicatedDecisions();
         }
         return core;
     }
@@ -683,6 +734,33 @@ final class Simulation {
         return true;
     }
 
+    /** The register settles an ask (unless it is lost) and answers the asker, if it still runs. */
+    private void answer(Ask ask) {
+        if (random.nextInt(10) == 0) {
+            return; // lost on the way: the asker asks again on a tick
+        }
+        boolean outcome = settle(ask);
+        registerAnswers++;
+        registerBackouts += outcome ? 0 : 1;
+        if (!crashed.contains(ask.host()) && runs[ask.host()] == ask.run()) {
+            cores[ask.host()].registered(ask.txn(), outcome);
+            pump(ask.host());
+        }
+    }
+
+    /** The register keeps the first outcome proposed for the attempt, which is durable from then on. */
+    private boolean settle(Ask ask) {
+        Boolean first = fault == Fault.REGISTER_KEEPS_LATEST ? register.put(ask.txn(), ask.commit())
+                : register.putIfAbsent(ask.txn(), ask.commit());
+        boolean outcome = first == null || fault == Fault.REGISTER_KEEPS_LATEST ? ask.commit() : first;
+        Boolean durable = durableOutcome.putIfAbsent(ask.txn(), outcome);
+        if (durable != null && durable != outcome) {
+            violations.add("the register settled " + ask.txn() + " as " + (outcome ? "committed" : "backed out")
+                    + ", whose other outcome was durable");
+        }
+        return outcome;
+    }
+
     /** Checks that no outcome made durable contradicts one made durable before. */
     private void noteDurable(int h, List<StorageRecord> records) {
         for (StorageRecord record : records) {
@@ -733,6 +811,14 @@ final class Simulation {
             }
         }
         bound.removeIf(key -> key.startsWith(h + "/"));
+        for (Ask ask : List.copyOf(asks)) {
+            if (ask.host() == h) {
+                asks.remove(ask);
+                if (random.nextBoolean()) {
+                    settle(ask); // it reached the register before the host died, and its answer is lost
+                }
+            }
+        }
         unfinished.removeIf(entry -> entry.getKey() == h);
         servedWaitingForLock.keySet().removeIf(key -> key.endsWith("@" + h));
         for (Map<Integer, Map<String, Long>> copies : working.values()) {
@@ -887,6 +973,7 @@ final class Simulation {
                 discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
                 finishOrLater(h, discard.txn());
             }
+            case Decision.Register ask -> asks.add(new Ask(h, runs[h], ask.txn(), ask.commit()));
             case Decision.RootDone done -> onRootDone(h, done);
         }
     }
