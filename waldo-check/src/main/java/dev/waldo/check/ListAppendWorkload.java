@@ -6,11 +6,13 @@ import dev.waldo.check.program.Op;
 import dev.waldo.check.program.Structs;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
+import dev.waldo.runtime.DecisionRegister;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
-import dev.waldo.runtime.storage.FileStorage;
 import dev.waldo.runtime.lang.WList;
+import dev.waldo.runtime.storage.FileStorage;
+import dev.waldo.runtime.storage.InMemoryStorage;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,6 +152,24 @@ public final class ListAppendWorkload implements AutoCloseable {
         NetConfig config = StoreServer.hostConfig(hostId, stateDir, tls);
         NetHost net = durable ? NetHost.start(config, Structs::create,
                 FileStorage.open(stateDir.resolve("transactions"))) : NetHost.start(config, Structs::create);
+        return connect(net, storeAddresses, settings, journal);
+    }
+
+    /**
+     * Connects a client host named "client" (state in {@code stateDir}, transaction records in
+     * memory) to every store at {@code storeAddresses}, each in its first run, with the outcomes of
+     * its transactions settled by {@code register} (the stores' register: see StoreServer's
+     * {@code --decisions}).
+     */
+    public static ListAppendWorkload connect(List<InetSocketAddress> storeAddresses, Path stateDir,
+            DecisionRegister register, Settings settings) {
+        NetHost net = NetHost.start(StoreServer.hostConfig("client", stateDir, false), Structs::create,
+                new InMemoryStorage(), register);
+        return connect(net, storeAddresses, settings, txn -> { });
+    }
+
+    private static ListAppendWorkload connect(NetHost net, List<InetSocketAddress> storeAddresses, Settings settings,
+            Journal journal) {
         try {
             WList<EndpointRef> stores = new WList<>();
             List<ClientDesk> desks = new ArrayList<>();

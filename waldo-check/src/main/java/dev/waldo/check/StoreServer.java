@@ -3,6 +3,8 @@ package dev.waldo.check;
 import dev.waldo.check.program.ListStore;
 import dev.waldo.check.program.StoreDesk;
 import dev.waldo.check.program.Structs;
+import dev.waldo.decisions.DecisionGroup;
+import dev.waldo.decisions.RatisDecisionRegister;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.net.Security;
@@ -21,7 +23,7 @@ import java.util.List;
  *
  * <pre>
  * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--broken-scheduler]
- *     [--broken-abstract-locks] [--port N] [--incarnation N]
+ *     [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]
  * </pre>
  * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
  * a store killed with {@code -9} and started again with the same id, state directory and
@@ -30,6 +32,9 @@ import java.util.List;
  * --incarnation} numbers the run, and the store backs out every operation meant for another.
  * {@code --optimistic} makes the store validate optimistically instead of locking
  * ({@code Host.useOptimisticConcurrency}, Tribune's OCC).
+ * {@code --decisions GROUP} has the store's outcomes settled by the replicated decision register
+ * of that group ({@code DecisionGroup.spec()}: {@code ID@NAME=HOST:PORT,...}), which its clients
+ * must use too.
  * {@code --broken-scheduler} releases every attempt's locks as it votes yes,
  * before the decision ({@code waldo.test.releaseLocksAtVote}): a scheduler that
  * is wrong on purpose, so that a test can see the checker catch it.
@@ -49,7 +54,7 @@ public final class StoreServer {
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
             System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--broken-scheduler]"
-                    + " [--broken-abstract-locks] [--port N] [--incarnation N]");
+                    + " [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(2, args.length);
@@ -61,8 +66,12 @@ public final class StoreServer {
             System.setProperty("waldo.test.readsCommute", "true");
         }
         Path stateDir = Path.of(args[1]);
-        NetHost net = NetHost.start(hostConfig(args[0], stateDir, flags.contains("--tls")), Structs::create,
-                FileStorage.open(stateDir.resolve("transactions")));
+        NetConfig config = hostConfig(args[0], stateDir, flags.contains("--tls"));
+        FileStorage storage = FileStorage.open(stateDir.resolve("transactions"));
+        String decisions = textAfter(flags, "--decisions");
+        NetHost net = decisions == null ? NetHost.start(config, Structs::create, storage)
+                : NetHost.start(config, Structs::create, storage,
+                        RatisDecisionRegister.connect(DecisionGroup.parse(decisions)));
         if (flags.contains("--optimistic")) {
             net.host().useOptimisticConcurrency(); // before the store's first transaction
         }
@@ -76,6 +85,18 @@ public final class StoreServer {
             // Nothing is read from stdin: its end tells that the parent is gone.
         }
         net.close();
+    }
+
+    /** The word after {@code flag}, or null when the flag is absent. */
+    private static String textAfter(List<String> flags, String flag) {
+        int at = flags.indexOf(flag);
+        if (at < 0) {
+            return null;
+        }
+        if (at + 1 >= flags.size()) {
+            throw new IllegalArgumentException(flag + " needs a value after it");
+        }
+        return flags.get(at + 1);
     }
 
     /** The number after {@code flag}, or 0 when the flag is absent. */

@@ -2,6 +2,8 @@ package dev.waldo.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waldo.decisions.LoopbackReplicas;
+import dev.waldo.decisions.RatisDecisionRegister;
 import dev.waldoconf.lab.JavaProcess;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -53,6 +55,8 @@ class ListAppendRunTest {
     private final List<JavaProcess> stores = new ArrayList<>();
     private final List<LinkProxy> proxies = new ArrayList<>();
     private ListAppendWorkload workload;
+    private LoopbackReplicas replicas;
+    private RatisDecisionRegister register;
     /** The fault schedule and its client process, in the runs under faults. */
     private FaultSchedule clients;
 
@@ -69,6 +73,12 @@ class ListAppendRunTest {
         }
         for (JavaProcess store : stores) {
             store.close();
+        }
+        if (register != null) {
+            register.close();
+        }
+        if (replicas != null) {
+            replicas.close();
         }
     }
 
@@ -102,6 +112,23 @@ class ListAppendRunTest {
                 new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 4));
         CheckResult result = runAndCheck("optimistic", RUN);
         assertValid(result);
+    }
+
+    /**
+     * Paxos Commit's replicated decisions under the checker: three decision replicas (Raft, in
+     * this JVM on loopback), and every store and the client settle their outcomes with them
+     * ({@code --decisions}). The history must stay strictly serializable.
+     */
+    @Test
+    void replicatedDecisionsStayStrictlySerializable() throws Exception {
+        replicas = LoopbackReplicas.start(3, dir.resolve("decisions"));
+        register = RatisDecisionRegister.connect(replicas.group);
+        List<InetSocketAddress> addresses = startStores(4, "--decisions", replicas.group.spec());
+        workload = ListAppendWorkload.connect(addresses, dir.resolve("client"), register,
+                new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 6));
+        CheckResult result = runAndCheck("replicated-decisions", RUN);
+        assertValid(result);
+        assertThat(result.summary(0)).as("transactions committed through the register").doesNotContain("(0 committed,");
     }
 
     /**

@@ -26,6 +26,52 @@ public record DecisionGroup(UUID id, Map<String, InetSocketAddress> replicas) {
         replicas = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(replicas));
     }
 
+    /** The group as one line, {@code ID@NAME=HOST:PORT,NAME=HOST:PORT,...}, for a command line ({@link #parse}). */
+    public String spec() {
+        StringBuilder spec = new StringBuilder(id.toString()).append('@');
+        replicas.forEach((name, address) -> spec.append(spec.charAt(spec.length() - 1) == '@' ? "" : ",")
+                .append(name).append('=').append(address.getHostString()).append(':').append(address.getPort()));
+        return spec.toString();
+    }
+
+    /**
+     * Reads a group written by {@link #spec()}.
+     *
+     * @throws IllegalArgumentException saying which part is not as {@link #spec()} writes it
+     */
+    public static DecisionGroup parse(String spec) {
+        int at = spec.indexOf('@');
+        if (at < 0) {
+            throw new IllegalArgumentException("decision group '" + spec + "' is not ID@NAME=HOST:PORT,...");
+        }
+        UUID id;
+        try {
+            id = UUID.fromString(spec.substring(0, at));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("decision group '" + spec + "': '" + spec.substring(0, at)
+                    + "' is not a UUID", e);
+        }
+        Map<String, InetSocketAddress> replicas = new LinkedHashMap<>();
+        for (String replica : spec.substring(at + 1).split(",")) {
+            int equals = replica.indexOf('=');
+            int colon = replica.lastIndexOf(':');
+            if (equals < 1 || colon < equals) {
+                throw new IllegalArgumentException("decision group '" + spec + "': replica '" + replica
+                        + "' is not NAME=HOST:PORT");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(replica.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("decision group '" + spec + "': replica '" + replica
+                        + "' has no port number", e);
+            }
+            replicas.put(replica.substring(0, equals),
+                    InetSocketAddress.createUnresolved(replica.substring(equals + 1, colon), port));
+        }
+        return new DecisionGroup(id, replicas);
+    }
+
     RaftGroup raftGroup() {
         List<RaftPeer> peers = replicas.entrySet().stream()
                 .map(replica -> RaftPeer.newBuilder().setId(replica.getKey())

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
@@ -15,6 +16,7 @@ import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.TimeDuration;
 
 /**
  * One replica of a decision register: a Raft server of its {@link DecisionGroup} that keeps its
@@ -22,6 +24,8 @@ import org.apache.ratis.server.storage.RaftStorage;
  * machine (a site agent's process, for example); the register answers while a majority runs.
  */
 public final class DecisionReplica implements AutoCloseable {
+    private static final TimeDuration ELECTION_TIMEOUT_MIN = TimeDuration.valueOf(1, TimeUnit.SECONDS);
+    private static final TimeDuration ELECTION_TIMEOUT_MAX = TimeDuration.valueOf(2, TimeUnit.SECONDS);
     private final String name;
     private final RaftGroupId group;
     private final RaftServer server;
@@ -47,6 +51,10 @@ public final class DecisionReplica implements AutoCloseable {
         NettyConfigKeys.Server.setHost(properties, address.getHostString());
         NettyConfigKeys.Server.setPort(properties, address.getPort());
         RaftServerConfigKeys.setStorageDir(properties, List.of(directory.toFile()));
+        // Raft's default election timeout (150-300 ms) makes a loaded machine's replicas depose
+        // their leaders over and over; a decision waits for a commit anyway, so 1-2 s is cheap.
+        RaftServerConfigKeys.Rpc.setTimeoutMin(properties, ELECTION_TIMEOUT_MIN);
+        RaftServerConfigKeys.Rpc.setTimeoutMax(properties, ELECTION_TIMEOUT_MAX);
         DecisionStateMachine stateMachine = new DecisionStateMachine();
         try {
             Files.createDirectories(directory);

@@ -24,8 +24,8 @@ import org.apache.ratis.util.TimeDuration;
  */
 public final class RatisDecisionRegister implements DecisionRegister, AutoCloseable {
     /** How often a proposal is tried (a leader change or a replica going away) before the ask fails. */
-    private static final int TRIES = 20;
-    private static final TimeDuration BETWEEN_TRIES = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+    private static final int TRIES = 50;
+    private static final TimeDuration BETWEEN_TRIES = TimeDuration.valueOf(200, TimeUnit.MILLISECONDS);
     private static final TimeDuration REQUEST_TIMEOUT = TimeDuration.valueOf(3, TimeUnit.SECONDS);
 
     private final RaftClient client;

@@ -67,7 +67,7 @@ class CoordinatorKilledTest {
 
     @Test
     void participantsLearnTheCommitFromTheRegisterWhenTheCoordinatorDiedAfterItSettled() throws Exception {
-        ReplicaGroup replicas = ReplicaGroup.start(dir);
+        LoopbackReplicas replicas = LoopbackReplicas.start(3, dir);
         open.add(replicas);
         Host[] coordinatorHost = new Host[1];
         java.util.concurrent.atomic.AtomicLong diedAt = new java.util.concurrent.atomic.AtomicLong();
@@ -124,7 +124,7 @@ class CoordinatorKilledTest {
         assertThat(first.lockedVariables() + second.lockedVariables()).isZero();
     }
 
-    private static void stopLeader(ReplicaGroup replicas) {
+    private static void stopLeader(LoopbackReplicas replicas) {
         try {
             replicas.stopReplica(replicas.leader());
         } catch (InterruptedException e) {
@@ -133,7 +133,7 @@ class CoordinatorKilledTest {
         }
     }
 
-    private RatisDecisionRegister register(ReplicaGroup replicas) {
+    private RatisDecisionRegister register(LoopbackReplicas replicas) {
         RatisDecisionRegister register = RatisDecisionRegister.connect(replicas.group);
         open.add(register);
         return register;

@@ -3,6 +3,7 @@ package dev.waldo.net;
 import dev.waldo.net.wire.Attach;
 import dev.waldo.net.wire.Attached;
 import dev.waldo.net.wire.Frame;
+import dev.waldo.runtime.DecisionRegister;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.Host;
@@ -56,10 +57,12 @@ public final class NetHost implements AutoCloseable {
     /** Endpoint factories run onCreate transactions, which block: never on the I/O thread. */
     private final ExecutorService factoryWork = Executors.newVirtualThreadPerTaskExecutor();
 
-    private NetHost(NetConfig config, StructResolver structs, Storage storage, NetLoops shared) {
+    private NetHost(NetConfig config, StructResolver structs, Storage storage, NetLoops shared,
+            DecisionRegister register) {
         this.transport = new NetTransport(config, structs, shared);
         this.transport.observe(new Wiring());
-        this.host = Host.create(config.hostId(), transport, storage);
+        this.host = register == null ? Host.create(config.hostId(), transport, storage)
+                : Host.create(config.hostId(), transport, storage, register);
         this.transport.checkCalls(this::refusal);
     }
 
@@ -77,7 +80,7 @@ public final class NetHost implements AutoCloseable {
 
     /** Starts a host for programs without structs, whose transaction records last as long as it runs. */
     public static NetHost start(NetConfig config) {
-        return new NetHost(config, StructResolver.NONE, new InMemoryStorage(), null);
+        return new NetHost(config, StructResolver.NONE, new InMemoryStorage(), null, null);
     }
 
     /**
@@ -85,7 +88,7 @@ public final class NetHost implements AutoCloseable {
      * whose transaction records last as long as it runs.
      */
     public static NetHost start(NetConfig config, StructResolver structs) {
-        return new NetHost(config, structs, new InMemoryStorage(), null);
+        return new NetHost(config, structs, new InMemoryStorage(), null, null);
     }
 
     /**
@@ -95,7 +98,16 @@ public final class NetHost implements AutoCloseable {
      * The host closes the storage with itself.
      */
     public static NetHost start(NetConfig config, StructResolver structs, Storage storage) {
-        return new NetHost(config, structs, storage, null);
+        return new NetHost(config, structs, storage, null, null);
+    }
+
+    /**
+     * Starts a host as {@link #start(NetConfig, StructResolver, Storage)} does, whose distributed
+     * transactions have their outcomes settled by {@code register} (see {@link DecisionRegister}):
+     * every host of the network must use the same register.
+     */
+    public static NetHost start(NetConfig config, StructResolver structs, Storage storage, DecisionRegister register) {
+        return new NetHost(config, structs, storage, null, java.util.Objects.requireNonNull(register, "register"));
     }
 
     /**
@@ -104,7 +116,7 @@ public final class NetHost implements AutoCloseable {
      * switches) share a few threads. Closing the host leaves the loops running.
      */
     public static NetHost start(NetConfig config, StructResolver structs, Storage storage, NetLoops shared) {
-        return new NetHost(config, structs, storage, java.util.Objects.requireNonNull(shared, "shared"));
+        return new NetHost(config, structs, storage, java.util.Objects.requireNonNull(shared, "shared"), null);
     }
 
     /** The Waldo host, for services and in-process connections. */

@@ -12,22 +12,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Three decision replicas on loopback, each with its log in a folder of its own, for tests. */
-final class ReplicaGroup implements AutoCloseable {
-    final DecisionGroup group;
+/**
+ * A decision register's replicas all on loopback in this process, each with its log in a folder of
+ * its own: for tests, labs and demos on one machine (a real deployment runs one
+ * {@link DecisionReplica} per machine). Replicas can be stopped and started again on their logs.
+ */
+public final class LoopbackReplicas implements AutoCloseable {
+    /** The group the replicas form, to connect registers to ({@link RatisDecisionRegister#connect}). */
+    public final DecisionGroup group;
     private final Path directory;
     private final DecisionReplica[] replicas;
 
-    private ReplicaGroup(DecisionGroup group, Path directory) {
+    private LoopbackReplicas(DecisionGroup group, Path directory) {
         this.group = group;
         this.directory = directory;
         this.replicas = new DecisionReplica[group.replicas().size()];
     }
 
-    /** Starts three replicas under {@code directory}; ports are picked afresh if one was taken meanwhile. */
-    static ReplicaGroup start(Path directory) throws IOException {
+    /**
+     * Starts {@code count} replicas under {@code directory}. Their ports are picked free and
+     * released just before the replicas bind them, so another program may take one meanwhile:
+     * then all are picked afresh (three tries).
+     *
+     * @throws UncheckedIOException if the replicas could not start three times over
+     */
+    public static LoopbackReplicas start(int count, Path directory) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            ReplicaGroup replicas = new ReplicaGroup(new DecisionGroup(UUID.randomUUID(), freeAddresses(3)), directory);
+            LoopbackReplicas replicas = new LoopbackReplicas(new DecisionGroup(UUID.randomUUID(), freeAddresses(count)),
+                    directory);
             try {
                 for (int i = 0; i < replicas.replicas.length; i++) {
                     replicas.startReplica(i);
@@ -60,19 +72,23 @@ final class ReplicaGroup implements AutoCloseable {
     }
 
     /** Starts replica {@code i} (again), on its log. */
-    void startReplica(int i) {
+    public void startReplica(int i) {
         String name = "replica" + (i + 1);
         replicas[i] = DecisionReplica.start(group, name, directory.resolve(name));
     }
 
     /** Stops replica {@code i}; its log stays. */
-    void stopReplica(int i) {
+    public void stopReplica(int i) {
         replicas[i].close();
         replicas[i] = null;
     }
 
-    /** The replica that leads now, waiting for an election if none does. */
-    int leader() throws InterruptedException {
+    /**
+     * The replica that leads now, waiting for an election if none does.
+     *
+     * @throws IllegalStateException if none leads within 15 s (fewer than a majority run)
+     */
+    public int leader() throws InterruptedException {
         for (int tries = 0; tries < 300; tries++) {
             for (int i = 0; i < replicas.length; i++) {
                 if (replicas[i] != null && replicas[i].isLeader()) {
@@ -81,9 +97,11 @@ final class ReplicaGroup implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("no replica of " + group.replicas().keySet() + " became leader within 15 s");
+        throw new IllegalStateException("no replica of " + group.replicas().keySet() + " became leader within 15 s;"
+                + " a majority of them must run");
     }
 
+    /** Stops every replica that runs; their logs stay. */
     @Override
     public void close() {
         for (int i = 0; i < replicas.length; i++) {
