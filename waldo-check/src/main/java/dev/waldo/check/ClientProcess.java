@@ -1,5 +1,7 @@
 package dev.waldo.check;
 
+import dev.waldo.decisions.DecisionGroup;
+import dev.waldo.decisions.RatisDecisionRegister;
 import dev.waldo.runtime.WaldoException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +25,7 @@ import java.util.List;
  * <pre>
  * java dev.waldo.check.ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE
  *     [--seconds N] [--clients N] [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--tls]
+ *     [--decisions GROUP]
  * </pre>
  * {@code STORES-FILE} has a line {@code host:port incarnation} per store
  * ({@link #writeStores}); the process reads it again every 200 ms and
@@ -40,7 +43,7 @@ public final class ClientProcess {
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
             System.err.println("usage: ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE [--seconds N] [--clients N]"
-                    + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--tls]");
+                    + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--tls] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(4, args.length);
@@ -50,9 +53,14 @@ public final class ClientProcess {
                 (int) number(flags, "--keys-per-store", 4), 4, 64, number(flags, "--seed", 1),
                 (int) number(flags, "--id-base", 0), number(flags, "--value-base", 0));
         Thread.ofPlatform().daemon().name("parent-watch").start(ClientProcess::haltWhenParentGone);
-        ListAppendWorkload workload = ListAppendWorkload.connect(args[0],
-                stores.stream().map(Store::address).toList(), Path.of(args[1]), flags.contains("--tls"), true,
-                settings, History.journal(Path.of(args[2])));
+        List<InetSocketAddress> addresses = stores.stream().map(Store::address).toList();
+        ListAppendWorkload.Journal journal = History.journal(Path.of(args[2]));
+        int decisions = flags.indexOf("--decisions");
+        ListAppendWorkload workload = decisions < 0
+                ? ListAppendWorkload.connect(args[0], addresses, Path.of(args[1]), flags.contains("--tls"), true,
+                        settings, journal)
+                : ListAppendWorkload.connect(args[0], addresses, Path.of(args[1]), flags.contains("--tls"), true,
+                        settings, journal, RatisDecisionRegister.connect(DecisionGroup.parse(flags.get(decisions + 1))));
         for (int s = 0; s < stores.size(); s++) {
             if (stores.get(s).incarnation() > 0) {
                 workload.storeRestarted(s, stores.get(s).address(), stores.get(s).incarnation());

@@ -13,6 +13,7 @@ import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.lang.WList;
 import dev.waldo.runtime.storage.FileStorage;
 import dev.waldo.runtime.storage.InMemoryStorage;
+import dev.waldo.runtime.storage.Storage;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,16 +157,25 @@ public final class ListAppendWorkload implements AutoCloseable {
     }
 
     /**
+     * As {@link #connect(String, List, Path, boolean, boolean, Settings, Journal)}, with the outcomes
+     * of the host's transactions settled by {@code register} (the stores' register: see
+     * StoreServer's {@code --decisions}).
+     */
+    public static ListAppendWorkload connect(String hostId, List<InetSocketAddress> storeAddresses, Path stateDir,
+            boolean tls, boolean durable, Settings settings, Journal journal, DecisionRegister register) {
+        Storage storage = durable ? FileStorage.open(stateDir.resolve("transactions")) : new InMemoryStorage();
+        NetHost net = NetHost.start(StoreServer.hostConfig(hostId, stateDir, tls), Structs::create, storage, register);
+        return connect(net, storeAddresses, settings, journal);
+    }
+
+    /**
      * Connects a client host named "client" (state in {@code stateDir}, transaction records in
      * memory) to every store at {@code storeAddresses}, each in its first run, with the outcomes of
-     * its transactions settled by {@code register} (the stores' register: see StoreServer's
-     * {@code --decisions}).
+     * its transactions settled by {@code register}.
      */
     public static ListAppendWorkload connect(List<InetSocketAddress> storeAddresses, Path stateDir,
             DecisionRegister register, Settings settings) {
-        NetHost net = NetHost.start(StoreServer.hostConfig("client", stateDir, false), Structs::create,
-                new InMemoryStorage(), register);
-        return connect(net, storeAddresses, settings, txn -> { });
+        return connect("client", storeAddresses, stateDir, false, false, settings, txn -> { }, register);
     }
 
     private static ListAppendWorkload connect(NetHost net, List<InetSocketAddress> storeAddresses, Settings settings,

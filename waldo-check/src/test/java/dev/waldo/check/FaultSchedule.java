@@ -50,6 +50,7 @@ final class FaultSchedule implements AutoCloseable {
     private final Path logs;
     private final List<JavaProcess> stores;
     private final List<String> storeFlags;
+    private final List<String> clientFlags;
     private final List<LinkProxy> proxies;
     private final ListAppendWorkload workload;
     private final boolean tls;
@@ -68,13 +69,14 @@ final class FaultSchedule implements AutoCloseable {
 
     /**
      * A schedule drawn from {@code seed} over {@code stores} (restarted in place in that list, with
-     * {@code storeFlags}), each behind its proxy in {@code proxies}, with this JVM's {@code workload},
+     * {@code storeFlags}), each behind its proxy in {@code proxies}, with this JVM's {@code workload}
+     * and a client process started with {@code clientFlags} (besides its own),
      * pausing about {@code pauseMs} between faults. State directories are under {@code dir}; the
      * client process's journals go to {@code journalDir}, so that they outlive the test.
      */
     FaultSchedule(long seed, long pauseMs, Path dir, Path journalDir, Path logs, List<JavaProcess> stores,
-            List<String> storeFlags, List<LinkProxy> proxies, ListAppendWorkload workload, boolean tls,
-            int keysPerStore) {
+            List<String> storeFlags, List<String> clientFlags, List<LinkProxy> proxies, ListAppendWorkload workload,
+            boolean tls, int keysPerStore) {
         this.seed = seed;
         this.pauseMs = pauseMs;
         this.random = new Random(seed);
@@ -83,6 +85,7 @@ final class FaultSchedule implements AutoCloseable {
         this.logs = logs;
         this.stores = stores;
         this.storeFlags = List.copyOf(storeFlags);
+        this.clientFlags = List.copyOf(clientFlags);
         this.proxies = proxies;
         this.workload = workload;
         this.tls = tls;
@@ -119,6 +122,7 @@ final class FaultSchedule implements AutoCloseable {
         if (tls) {
             args.add("--tls");
         }
+        args.addAll(clientFlags);
         client = JavaProcess.start("client-process-" + run + "-" + System.nanoTime(), logs, ClientProcess.class,
                 args.toArray(String[]::new));
         client.awaitLine("RUNNING");

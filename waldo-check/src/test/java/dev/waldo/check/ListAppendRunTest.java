@@ -169,6 +169,29 @@ class ListAppendRunTest {
                 .isPositive();
     }
 
+    /**
+     * The same faults with every host on a replicated decision register (three Raft replicas in
+     * this JVM): a client process killed with {@code -9} is a coordinator gone in the middle of
+     * its commits, which the stores now settle with the register. The history must stay strictly
+     * serializable.
+     */
+    @Test
+    void faultsWithReplicatedDecisionsKeepHistoriesStrictlySerializable() throws Exception {
+        replicas = LoopbackReplicas.start(3, dir.resolve("decisions"));
+        register = RatisDecisionRegister.connect(replicas.group);
+        Duration run = RUN.plus(FAULT_RUN_EXTRA);
+        FaultSchedule faults = startUnderFaults("faults-decisions", 5, false, FAULT_SEED, "--decisions",
+                replicas.group.spec());
+        CheckResult result = runUnderFaults("faults-decisions", run, faults);
+        assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
+                .isEmpty();
+        assertValid(result);
+        faults.assertRanToItsEnd();
+        assertThat(faults.kindsInjected()).as("faults injected").contains(FaultSchedule.Kind.KILL_CLIENT);
+        assertThat(committedInvokedAfter(faults.lastHealedAt())).as("commits after the last fault healed")
+                .isPositive();
+    }
+
     /** The control: a scheduler that releases locks before the decision, under the same faults, is caught. */
     @Test
     void brokenSchedulerIsCaughtWithACycleUnderFaults() throws Exception {
@@ -214,11 +237,17 @@ class ListAppendRunTest {
             proxies.add(proxy);
             proxied.add(proxy.address());
         }
-        workload = ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false,
-                new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed),
-                History.journal(journals.resolve("client.journal")));
+        ListAppendWorkload.Settings settings = new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4,
+                APPENDS_PER_KEY, seed);
+        ListAppendWorkload.Journal journal = History.journal(journals.resolve("client.journal"));
+        workload = register == null
+                ? ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false, settings, journal)
+                : ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false, settings, journal,
+                        register);
+        // The client process settles with the stores' register too.
+        List<String> clientFlags = register == null ? List.of() : List.of("--decisions", replicas.group.spec());
         FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores,
-                storeFlags, proxies, workload, tls, keysPerStore);
+                storeFlags, clientFlags, proxies, workload, tls, keysPerStore);
         clients = faults;
         faults.startClientProcess();
         return faults;
