@@ -5,12 +5,8 @@
 #   bench/walter/run.sh                       # 5 s per configuration
 #   SECONDS_EACH=10 bench/walter/run.sh
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$ROOT/bin/lib/jdk.sh"
-select_jdk
-cd "$ROOT"
-./mvnw -B -ntp -q -pl waldo-runtime -am test-compile
-mkdir -p waldo-runtime/target/bench-logs   # logs on the project's disk, not a tmpfs where fsync is free
-"$JAVA_HOME/bin/java" -Dgroupcommit.seconds="${SECONDS_EACH:-5}" \
-  -cp waldo-runtime/target/classes:waldo-runtime/target/test-classes \
-  dev.waldo.runtime.bench.GroupCommitBenchmark bench/walter/RESULTS.md waldo-runtime/target/bench-logs
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/runtime-bench.sh"
+# Logs on the project's disk, not a tmpfs where fsync is free.
+mkdir -p "$BENCH_ROOT/waldo-runtime/target/bench-logs"
+runtime_bench -Dgroupcommit.seconds="${SECONDS_EACH:-5}" dev.waldo.runtime.bench.GroupCommitBenchmark \
+  bench/walter/RESULTS.md waldo-runtime/target/bench-logs
