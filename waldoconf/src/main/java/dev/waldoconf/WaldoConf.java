@@ -146,8 +146,9 @@ public final class WaldoConf implements AutoCloseable {
     }
 
     /** Keeps a pending trial on every switch of it; see {@link ChangeEngine#confirm}. */
-    public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
-        return engine.confirm(inventory, changeId);
+    public ChangeResult confirm(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException {
+        return engine.confirm(inventory, changeId, progress);
     }
 
     /** Reverts a pending trial now on every switch of it, or none; see {@link ChangeEngine#rollback}. */

@@ -94,7 +94,7 @@ class WaldoConfTest {
             for (SwitchEntry entry : inventory.switches()) {
                 assertThat(waldoconf.read(inventory, entry).vlans()).as(entry.name()).doesNotContainKey(60);
             }
-            assertThatThrownBy(() -> waldoconf.confirm(inventory, Optional.empty()))
+            assertThatThrownBy(() -> waldoconf.confirm(inventory, Optional.empty(), ProgressListener.NONE))
                     .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.kind())
                             .isEqualTo(EngineException.Kind.CONFLICT))
                     .hasMessage("no trial is pending");

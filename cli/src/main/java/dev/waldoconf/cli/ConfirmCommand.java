@@ -1,6 +1,7 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
+import dev.waldoconf.config.Inventory;
 import dev.waldoconf.engine.ChangeResult;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -24,9 +25,13 @@ final class ConfirmCommand extends SwitchCommand {
 
     @Override
     protected int run() throws Exception {
+        ChangeResult result;
         try (WaldoConf waldoconf = waldoconf()) {
-            ChangeResult result = waldoconf.confirm(inventory(false), Optional.ofNullable(changeId));
-            return ChangeReports.print(result, "Confirmed", out(), err());
+            Inventory inventory = inventory(false);
+            try (ProgressBoard progress = progress(inventory.switches().size())) {
+                result = waldoconf.confirm(inventory, Optional.ofNullable(changeId), progress);
+            }
         }
+        return ChangeReports.print(result, "Confirmed", out(), err());
     }
 }

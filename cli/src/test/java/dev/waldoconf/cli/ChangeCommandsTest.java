@@ -38,6 +38,18 @@ class ChangeCommandsTest {
         assertThat(engine.calls).containsExactly("confirm c-7", "confirm -");
     }
 
+    /** At a thousand switches a confirm takes a while: it shows progress as apply and rollback do. */
+    @Test
+    void confirmShowsEachSwitchKeepingTheChangeWhenVerbose() {
+        CliHarness.Result result = cli.run("confirm", "c-7", "-v", "-i", inventory);
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.out()).isEqualTo("""
+                  lab-1: committed (confirmed)
+                  lab-2: committed (confirmed)
+                Confirmed change c-7 on lab-1, lab-2.
+                """);
+    }
+
     @Test
     void rollbackWithNoSuchChangeExitsWith4() {
         engine.failure = new EngineException(EngineException.Kind.CONFLICT, "no pending trial to roll back; 'waldoconf"

@@ -61,10 +61,13 @@ final class FakeEngine implements ChangeEngine {
     }
 
     @Override
-    public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
+    public ChangeResult confirm(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException {
         calls.add("confirm " + changeId.orElse("-"));
         failIfTold();
-        return new ChangeResult(changeId.orElse("c-42"), true, List.of("lab-1", "lab-2"), "");
+        List<String> switches = List.of("lab-1", "lab-2");
+        switches.forEach(name -> progress.onProgress(name, ProgressListener.Stage.COMMITTED, "confirmed"));
+        return new ChangeResult(changeId.orElse("c-42"), true, switches, "");
     }
 
     @Override

@@ -38,12 +38,14 @@ public interface ChangeEngine extends AutoCloseable {
             ProgressListener progress) throws EngineException, ConfigException;
 
     /**
-     * Keeps a pending trial on every switch of it.
+     * Keeps a pending trial on every switch of it, reporting to {@code progress} as the
+     * switches' services are connected and as each switch keeps the change.
      *
      * @param changeId the trial's change id; empty for the only pending trial
      * @throws EngineException when there is no such trial, or several and no id was given
      */
-    ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException;
+    ChangeResult confirm(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException;
 
     /**
      * Reverts a pending trial now, on every switch that holds it, as one transaction: every such

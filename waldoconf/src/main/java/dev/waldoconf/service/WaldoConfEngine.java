@@ -203,8 +203,9 @@ public final class WaldoConfEngine implements ChangeEngine {
     }
 
     @Override
-    public ChangeResult confirm(Inventory inventory, Optional<String> changeId) throws EngineException {
-        try (Connected session = connect(inventory.switches(), ProgressListener.NONE)) {
+    public ChangeResult confirm(Inventory inventory, Optional<String> changeId, ProgressListener progress)
+            throws EngineException {
+        try (Connected session = connect(inventory.switches(), progress)) {
             TrialOnSwitches trial = findTrial(session, changeId);
             try {
                 session.runner().confirm(trial.change(), trial.targets());
@@ -212,6 +213,7 @@ public final class WaldoConfEngine implements ChangeEngine {
                 throw new EngineException(EngineException.Kind.CONFLICT, "trial " + trial.change()
                         + " is no longer pending on every switch (it may have expired); nothing was confirmed", e);
             }
+            trial.names().forEach(name -> progress.onProgress(name, Stage.COMMITTED, "confirmed"));
             return new ChangeResult(trial.change(), true, trial.names(), "");
         }
     }
@@ -219,7 +221,7 @@ public final class WaldoConfEngine implements ChangeEngine {
     @Override
     public ChangeResult rollback(Inventory inventory, Optional<String> changeId, ProgressListener progress)
             throws EngineException {
-        try (Connected session = connect(inventory.switches(), ProgressListener.NONE)) {
+        try (Connected session = connect(inventory.switches(), progress)) {
             TrialOnSwitches trial = findTrial(session, changeId);
             try {
                 session.runner().rollback(trial.change(), trial.targets());
