@@ -74,6 +74,8 @@ public final class DeviceBinding<S> implements Binding {
     private final Map<String, TrialRecord<S>> prepared = new ConcurrentHashMap<>();
     /** Journal keys of the entries {@link #recover()} found in doubt and nobody has resolved yet. Guarded by this. */
     private final Set<String> inDoubt = new LinkedHashSet<>();
+    /** Set by {@link #close()}: the service stopped, and its next run may already use the device. */
+    private volatile boolean closed;
     /** Told of every prepared and committed record with a trial, so it is checked at its deadline. */
     private volatile Consumer<TrialRecord<S>> onDeadline = record -> { };
 
@@ -151,6 +153,9 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     private synchronized List<DeviceJournal.Entry<S>> recoverNow() throws DeviceException, IOException {
+        if (closed) {
+            throw new DeviceException(stopped(), true);
+        }
         for (DeviceJournal.Entry<S> entry : journal.entries().reversed()) {
             if (entry.stage() == Stage.PREPARED) {
                 inDoubt.add(entry.key());
@@ -191,6 +196,9 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     private synchronized void resolveNow(String key, boolean commit) throws DeviceException, IOException {
+        if (closed) {
+            throw new DeviceException(stopped(), true);
+        }
         DeviceJournal.Entry<S> entry = journal.entry(key).filter(e -> inDoubt.contains(key)).orElseThrow(() ->
                 new IllegalArgumentException(name + ": no in-doubt transaction " + key + "; in doubt: " + inDoubt));
         for (DeviceJournal.Entry<S> other : journal.entries()) {
@@ -232,6 +240,9 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     private synchronized Object loadNow(String variable, Annotation annotation) throws DeviceException {
+        if (closed) {
+            throw new DeviceException(stopped(), true);
+        }
         for (DeviceJournal.Entry<S> entry : inDoubt()) {
             if (adapter.covers(entry.undo(), annotation)) {
                 throw new DeviceException(name + ": the service restarted while transaction "
@@ -254,6 +265,9 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     private synchronized Vote prepareNow(BoundTransaction transaction) {
+        if (closed) {
+            return votingNo(stopped());
+        }
         String owed = payOwedUndos();
         if (owed != null) {
             return votingNo(owed);
@@ -311,6 +325,9 @@ public final class DeviceBinding<S> implements Binding {
 
     @Override
     public synchronized void commit(BoundTransaction transaction) throws IOException {
+        if (closed) {
+            return; // its entry stays prepared: the next start asks for the outcome and commits it
+        }
         // One write: the entry goes, its record (if any) becomes the committed one.
         journal.commit(key(transaction), adapter::trim);
         TrialRecord<S> record = prepared.remove(transaction.id());
@@ -334,6 +351,9 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     private synchronized void abortNow(BoundTransaction transaction) throws IOException {
+        if (closed) {
+            return; // its entry stays: the next start undoes it (or asks, if it voted yes)
+        }
         prepared.remove(transaction.id());
         DeviceJournal.Entry<S> entry = journal.entry(key(transaction)).orElse(null);
         if (entry == null) {
@@ -365,6 +385,9 @@ public final class DeviceBinding<S> implements Binding {
     }
 
     private synchronized String reconcileNow() {
+        if (closed) {
+            return null;
+        }
         for (DeviceJournal.Entry<S> entry : journal.entries()) {
             if (entry.stage() != Stage.BACKED_OUT && !inDoubt.contains(entry.key())) {
                 return null;  // its change must not be undone; the prepare after it pays
@@ -422,6 +445,27 @@ public final class DeviceBinding<S> implements Binding {
             after = after || other.key().equals(entry.key());
         }
         return newer;
+    }
+
+    /**
+     * Stops the binding with its service: waits for the device work in progress (a push, an undo)
+     * to end, and turns every later call away untouched. The runtime's binding thread may still be
+     * in a prepare when the service closes, and a new service on the same journal and device may
+     * start right after (a site agent restarting a switch's service): the old binding must then
+     * neither push nor write the journal. (It did: the new service's journal write found its temporary
+     * file renamed away by the old one's.) What it left unfinished, the new one's recovery settles
+     * from the journal, as after a crash.
+     */
+    public void close() {
+        closed = true;
+        synchronized (this) {
+            // Entered once the call in progress returned: every later one sees closed.
+        }
+    }
+
+    /** Why a call after {@link #close()} does nothing: the device belongs to the service's next run now. */
+    private String stopped() {
+        return name + ": the service is stopping; its next start settles what is unfinished";
     }
 
     private Vote votingNo(String reason) {

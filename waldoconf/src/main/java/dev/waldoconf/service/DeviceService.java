@@ -179,10 +179,14 @@ public final class DeviceService<S, P extends DeviceService.Program<S>> implemen
         }
     }
 
-    /** Stops the trial timer, and closes the device if the service owns it. */
+    /**
+     * Stops the trial timer and the binding (which waits for its device work in progress to end),
+     * and closes the device if the service owns it.
+     */
     @Override
     public void close() {
         timer.close();
+        binding.close();
         try {
             device.close();
         } catch (Exception e) {

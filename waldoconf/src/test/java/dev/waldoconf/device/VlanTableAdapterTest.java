@@ -16,9 +16,12 @@ import dev.waldoconf.service.WaldoState;
 import dev.waldoconf.services.VlanSwitch;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -152,6 +155,51 @@ class VlanTableAdapterTest {
 
         assertThat(device.read()).isEqualTo(FACTORY);
         assertThat(WaldoState.state(loadVlans(next), WaldoState.pvids(FACTORY))).as("read again").isEqualTo(FACTORY);
+    }
+
+    /**
+     * A service closed in the middle of a push (a site agent restarting a switch's service) waits
+     * for the push to end, and its binding touches neither the switch nor the journal after: CI
+     * once saw the new service's journal write fail because the old binding, still preparing, had
+     * renamed the shared temporary file away under it. The new run settles what is unfinished.
+     */
+    @Test
+    void aClosedBindingWaitsForItsPushAndThenLeavesTheSwitchAndJournalToTheNextRun() throws Exception {
+        loadVlans(binding);
+        CountDownLatch pushed = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        device.afterPush(() -> {
+            pushed.countDown();
+            awaitQuietly(goOn);
+        });
+        CompletableFuture<Binding.Vote> vote = CompletableFuture.supplyAsync(() -> binding.prepare(staging("t1", VOICE)));
+        pushed.await();
+        Thread closing = Thread.ofVirtual().start(binding::close);
+
+        closing.join(Duration.ofMillis(300));
+        assertThat(closing.isAlive()).as("close waits for the push in progress").isTrue();
+        goOn.countDown();
+        closing.join();
+        assertThat(vote.get().accepted()).isTrue();
+        device.afterPush(() -> { });
+        String journal = Files.readString(dir.resolve(DeviceJournal.FILE));
+
+        binding.abort(staging("t1", VOICE));
+        assertThat(binding.prepare(staging("t2", FACTORY)).accepted()).isFalse();
+        assertThat(device.read()).as("the closed binding undid nothing").isEqualTo(VOICE);
+        assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).as("nor wrote its journal").isEqualTo(journal);
+
+        DeviceBinding<SwitchState> next = restarted();
+        next.resolve(next.inDoubt().get(0).key(), false);
+        assertThat(device.read()).as("the next run settles it").isEqualTo(FACTORY);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void noAnswer() throws DeviceException {
