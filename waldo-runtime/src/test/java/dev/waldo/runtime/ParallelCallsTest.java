@@ -250,6 +250,66 @@ class ParallelCallsTest {
         assertIdle();
     }
 
+    /**
+     * Two calls of one attempt served side by side on one host touch the same bound variable
+     * first, so both have its binding load it: the one whose load returns last keeps the working
+     * copy the other made (and wrote), instead of replacing it with its own fresh load, which would
+     * lose the write.
+     */
+    @Test
+    void twoCallsLoadingTheSameBoundVariableShareOneWorkingCopy() {
+        Node shared = remotes.getFirst();
+        CountDownLatch bothLoading = new CountDownLatch(2);
+        Latch written = new Latch("the setter to write its value");
+        ThreadLocal<String> role = new ThreadLocal<>();
+        List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
+        shared.host().bind("test", new Binding() {
+            @Override
+            public Object load(WaldoObject owner, String variable, Annotation annotation) {
+                bothLoading.countDown();
+                awaitCapped(bothLoading, "both calls to load the variable");
+                if ("reader".equals(role.get())) {
+                    written.await(); // the reader's load returns after the setter made its copy and wrote it
+                }
+                return 7.0;
+            }
+
+            @Override
+            public Vote prepare(BoundTransaction transaction) {
+                transaction.changes().forEach(c -> prepared.add(c.variable() + " " + c.before() + "->" + c.after()));
+                return Vote.yes();
+            }
+
+            @Override
+            public void commit(BoundTransaction transaction) {
+            }
+
+            @Override
+            public void abort(BoundTransaction transaction) {
+            }
+        });
+        shared.define("setBound", (ctx, args) -> {
+            role.set("setter");
+            shared.bound.set(ctx, 1.0);
+            written.open();
+            return 1.0;
+        });
+        shared.define("readBound", (ctx, args) -> {
+            role.set("reader");
+            return shared.bound.get(ctx);
+        });
+
+        origin.atomically("touchTwice", ctx -> {
+            Future<Object> set = callers.submit(() -> ctx.call(shared.ref(), "setBound"));
+            Future<Object> read = callers.submit(() -> ctx.call(shared.ref(), "readBound"));
+            return List.of(Latch.get(set), Latch.get(read));
+        });
+
+        assertThat(shared.committedValue("bound")).as("the setter's write survived the reader's load").isEqualTo(1.0);
+        assertThat(prepared).containsExactly("bound 7.0->1.0");
+        assertIdle();
+    }
+
     /** Calls {@code function} on every remote at once from the callers' threads and waits for all. */
     private List<Object> inParallel(Ctx ctx, String function) {
         return inParallel(ctx, function, () -> { });
