@@ -240,7 +240,19 @@ final class LocalTxn implements Ctx {
     // ---- waits (called with the host's lock held) -------------------------------------------
 
     CompletableFuture<Void> awaitGrant(LockId lock) {
+        if (wounded) {
+            return endedWait(); // the wound that woke the others came before this wait
+        }
         return lockWaits.computeIfAbsent(lock, l -> new CompletableFuture<>());
+    }
+
+    /**
+     * A wait that a thread of the attempt starts after the attempt was wounded or ended here:
+     * the wound already woke the waits it found, and a wake for an attempt that ended finds no
+     * attempt to wake, so this one fails at once instead of waiting for good.
+     */
+    private static <T> CompletableFuture<T> endedWait() {
+        return CompletableFuture.failedFuture(new BackoutSignal());
     }
 
     void granted(LockId lock) {
@@ -256,6 +268,9 @@ final class LocalTxn implements Ctx {
     }
 
     CompletableFuture<Requests.Response> awaitReply(long callId) {
+        if (wounded) {
+            return endedWait();
+        }
         CompletableFuture<Requests.Response> reply = new CompletableFuture<>();
         replies.put(callId, reply);
         return reply;

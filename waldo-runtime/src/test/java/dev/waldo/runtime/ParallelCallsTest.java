@@ -310,6 +310,21 @@ class ParallelCallsTest {
         assertIdle();
     }
 
+    /**
+     * A thread of the attempt that starts a wait after the attempt was wounded or discarded here
+     * (it passed its liveness check just before) fails at once: the wound woke only the waits it
+     * found, and the core's wake for an attempt that ended here finds no attempt to wake.
+     */
+    @Test
+    void aWaitStartedAfterTheAttemptWasWoundedFailsAtOnce() {
+        LocalTxn txn = new LocalTxn(origin.host(), new dev.waldo.runtime.core.TxnId(1, 999), null);
+        txn.wound();
+        assertThat(txn.awaitGrant(dev.waldo.runtime.core.LockId.whole(((WaldoObject) origin).objectId(), "x",
+                dev.waldo.runtime.core.LockMode.WRITE))).isCompletedExceptionally();
+        assertThat(txn.awaitReply(1)).isCompletedExceptionally();
+        assertThatThrownBy(() -> LocalTxn.await(txn.awaitReply(2))).isInstanceOf(BackoutSignal.class);
+    }
+
     /** Calls {@code function} on every remote at once from the callers' threads and waits for all. */
     private List<Object> inParallel(Ctx ctx, String function) {
         return inParallel(ctx, function, () -> { });
