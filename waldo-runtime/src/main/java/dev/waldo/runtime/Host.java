@@ -685,7 +685,7 @@ public final class Host implements AutoCloseable {
             if (core.lock(txn.id, lockId)) {
                 txn.heldNow(lockId);
             } else {
-                grant = txn.awaitGrant();
+                grant = txn.awaitGrant(lockId);
             }
             applyOutbox();
         } finally {
@@ -700,7 +700,10 @@ public final class Host implements AutoCloseable {
      * Sends a call for {@code txn} to host {@code hostId} and waits for its response. With
      * {@code last}, the body marked it as the root body's last call (the last partner step of
      * a sequence, or {@link Ctx#lastCall} of a Public function): it carries the prepare, unless
-     * this root's body was seen calling again after such a call.
+     * this root's body was seen calling again after such a call, or another call of the
+     * attempt still waits for its reply here (a body making calls in parallel): the prepare
+     * names the hosts known to take part so far, and a call in flight may reveal more, so
+     * such a call goes plain and the attempt prepares after its body.
      */
     Requests.Response call(LocalTxn txn, String hostId, Object request, boolean last) {
         int to = transport.hostNumber(hostId);
@@ -710,7 +713,8 @@ public final class Host implements AutoCloseable {
         CompletableFuture<Requests.Response> reply;
         lock.lock();
         try {
-            boolean carriesPrepare = last && txn.root != null && !callAfterLastCall.contains(txn.root);
+            boolean carriesPrepare = last && txn.root != null && !callAfterLastCall.contains(txn.root)
+                    && !txn.awaitingReplies();
             long callId = core.call(txn.id, to, request, carriesPrepare);
             if (callId == HostCore.CALLED_AFTER_LAST) {
                 callAfterLastCall.add(txn.root);
@@ -1040,6 +1044,7 @@ public final class Host implements AutoCloseable {
             core.finished(attempt);
             return;
         }
+        txn.wound(); // a thread of it still waiting here (a reply the core now drops) unwinds
         finishBindings(txn, false);
     }
 

@@ -19,9 +19,12 @@ import java.util.function.Supplier;
  * working copies, the locks it holds here, the waits it is blocked in, its
  * buffered output. It is the {@link Ctx} generated code receives.
  *
- * <p>An attempt runs on one thread at a time (calls are synchronous), but
- * successive threads may serve it; they hand over through the host's lock.
- * The host wakes a wounded attempt's waits from its mailbox thread.
+ * <p>Several threads may run one attempt at once: a body that makes its calls
+ * in parallel (each call is synchronous on its own thread), or calls of the
+ * attempt served here side by side. So each wait is kept on its own, a reply
+ * by its call's id and a lock grant by the lock, and a wound or the attempt's
+ * end fails every one of them: none is left waiting for good. The host wakes
+ * a wounded attempt's waits from its mailbox thread.
  */
 final class LocalTxn implements Ctx {
     final Host host;
@@ -35,8 +38,8 @@ final class LocalTxn implements Ctx {
     private final Map<Cell, Object> loadedBefore = new HashMap<>();
     private final Map<Long, SequenceFrame> partnerFrames = new HashMap<>();
     private final List<String> printed = new ArrayList<>();
-    /** Guarded by the host's lock. */
-    private CompletableFuture<Void> lockWait;
+    /** The threads waiting for a lock here, by lock (threads asking for the same lock share its wait). Guarded by the host's lock. */
+    private final Map<LockId, CompletableFuture<Void>> lockWaits = new HashMap<>();
     /** Guarded by the host's lock. */
     private final Map<Long, CompletableFuture<Requests.Response>> replies = new HashMap<>();
     /** The bindings that were asked to prepare this attempt, for commit or abort. */
@@ -171,6 +174,11 @@ final class LocalTxn implements Ctx {
         }
         Object loaded = bound(cell) ? BoundLoads.load(host, cell) : null;
         synchronized (working) {
+            if (working.containsKey(cell)) {
+                // Another thread of this attempt touched the cell first (both hold its lock, as
+                // the same attempt): keep its copy, which it may have changed already.
+                return working.get(cell);
+            }
             if (loaded != null) {
                 loadedBefore.put(cell, loaded);
                 working.put(cell, cell.workingFrom(loaded));
@@ -231,15 +239,27 @@ final class LocalTxn implements Ctx {
 
     // ---- waits (called with the host's lock held) -------------------------------------------
 
-    CompletableFuture<Void> awaitGrant() {
-        lockWait = new CompletableFuture<>();
-        return lockWait;
+    CompletableFuture<Void> awaitGrant(LockId lock) {
+        if (wounded) {
+            return endedWait(); // the wound that woke the others came before this wait
+        }
+        return lockWaits.computeIfAbsent(lock, l -> new CompletableFuture<>());
+    }
+
+    /**
+     * A wait that a thread of the attempt starts after the attempt was wounded or ended here:
+     * the wound already woke the waits it found, and a wake for an attempt that ended finds no
+     * attempt to wake, so this one fails at once instead of waiting for good.
+     */
+    private static <T> CompletableFuture<T> endedWait() {
+        return CompletableFuture.failedFuture(new BackoutSignal());
     }
 
     void granted(LockId lock) {
         held.add(lock);
-        if (lockWait != null) {
-            lockWait.complete(null);
+        CompletableFuture<Void> wait = lockWaits.remove(lock);
+        if (wait != null) {
+            wait.complete(null);
         }
     }
 
@@ -248,6 +268,9 @@ final class LocalTxn implements Ctx {
     }
 
     CompletableFuture<Requests.Response> awaitReply(long callId) {
+        if (wounded) {
+            return endedWait();
+        }
         CompletableFuture<Requests.Response> reply = new CompletableFuture<>();
         replies.put(callId, reply);
         return reply;
@@ -275,13 +298,19 @@ final class LocalTxn implements Ctx {
     /** The attempt was wounded or cut off: every wait of it here ends with the backout signal. */
     void wound() {
         wounded = true;
-        if (lockWait != null) {
-            lockWait.completeExceptionally(new BackoutSignal());
+        for (CompletableFuture<Void> wait : lockWaits.values()) {
+            wait.completeExceptionally(new BackoutSignal());
         }
+        lockWaits.clear();
         for (CompletableFuture<Requests.Response> reply : replies.values()) {
             reply.completeExceptionally(new BackoutSignal());
         }
         replies.clear();
+    }
+
+    /** Whether a call of this attempt made here still waits for its reply. */
+    boolean awaitingReplies() {
+        return !replies.isEmpty();
     }
 
     boolean wounded() {

@@ -1,7 +1,9 @@
 package dev.waldoconf.engine;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * Runs one task per key (a switch, a service address) in parallel, at most {@code inFlight} at a
@@ -123,6 +127,78 @@ public final class BoundedParallel {
         } finally {
             slots.release();
         }
+    }
+
+    /**
+     * Runs {@code task} for each of {@code keys}, at most {@code inFlight} at a time on virtual
+     * threads, waits for every task that started, and returns each key's value in the order the
+     * keys were given. Unlike {@link #run}, a task has no time limit here and its failure reaches
+     * the caller as thrown: for tasks that end by themselves and whose exception means something
+     * to the caller's caller, such as the calls of a Waldo transaction's body (a call ends with its
+     * reply, a wound, or its host's loss; the runtime's backout signal is an {@link Error} that must
+     * propagate unchanged for the attempt to be retried).
+     *
+     * <p>Once a task failed, no further task starts (as a loop would stop at the first failure).
+     * If tasks failed, one failure is thrown: an {@link Error} before any exception, since an Error
+     * is a signal the caller must not mistake for the task's own failure, else the first in key
+     * order; the others are attached to it as suppressed.
+     *
+     * @param inFlight how many tasks run at once, at least 1
+     * @param keys one task each; must be distinct
+     * @param task what to do for one key; may block, may throw unchecked exceptions or errors
+     * @return every key with its task's value, in key order
+     */
+    public static <K, V> Map<K, V> all(int inFlight, List<K> keys, Function<K, V> task) {
+        if (inFlight < 1) {
+            throw new IllegalArgumentException("at least one task must run at a time, got " + inFlight);
+        }
+        if (new HashSet<>(keys).size() != keys.size()) {
+            throw new IllegalArgumentException("a key is given twice in " + keys);
+        }
+        Semaphore slots = new Semaphore(inFlight);
+        AtomicBoolean failed = new AtomicBoolean();
+        Map<K, Future<V>> started = new LinkedHashMap<>();
+        try (ExecutorService work = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (K key : keys) {
+                slots.acquireUninterruptibly();
+                if (failed.get()) {
+                    break;
+                }
+                started.put(key, work.submit(() -> {
+                    try {
+                        return task.apply(key);
+                    } catch (Throwable failure) {
+                        failed.set(true);
+                        throw failure;
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+        } // closing waits for every task that started
+        return valuesOrFailure(started);
+    }
+
+    /** The values of finished tasks, or one of their failures as {@link #all} describes. */
+    private static <K, V> Map<K, V> valuesOrFailure(Map<K, Future<V>> finished) {
+        Map<K, V> values = new LinkedHashMap<>();
+        List<Throwable> failures = new ArrayList<>();
+        finished.forEach((key, future) -> {
+            try {
+                values.put(key, future.resultNow());
+            } catch (IllegalStateException notSucceeded) {
+                failures.add(future.exceptionNow());
+            }
+        });
+        if (failures.isEmpty()) {
+            return values;
+        }
+        Throwable thrown = failures.stream().filter(Error.class::isInstance).findFirst().orElse(failures.getFirst());
+        failures.stream().filter(other -> other != thrown).forEach(thrown::addSuppressed);
+        if (thrown instanceof Error error) {
+            throw error;
+        }
+        throw (RuntimeException) thrown; // the tasks are Functions: nothing else can end them
     }
 
     private static <K, V> Outcome<K, V> collect(Map<K, Future<V>> running) {

@@ -91,4 +91,65 @@ class BoundedParallelTest {
         assertThatThrownBy(() -> new BoundedParallel(0, Duration.ofSeconds(1)))
                 .hasMessage("at least one task must run at a time, got 0");
     }
+
+    @Test
+    void allKeepsItsWindowAndReturnsEveryValueInKeyOrder() {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        java.util.Map<String, Integer> values = BoundedParallel.all(4, switches(40), name -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(5);  // overlap the tasks so that the window is what limits them
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            running.decrementAndGet();
+            return name.length();
+        });
+
+        assertThat(most.get()).isBetween(1, 4);
+        assertThat(values.keySet()).containsExactlyElementsOf(switches(40));
+        assertThat(values.get("lab-10")).isEqualTo(6);
+    }
+
+    /** An Error (such as Waldo's backout signal) reaches the caller unchanged, ahead of an earlier key's exception. */
+    @Test
+    void allThrowsAnErrorBeforeAnyExceptionAndKeepsTheOthersAsSuppressed() {
+        CountDownLatch bothFailing = new CountDownLatch(2);
+        AssertionError signal = new AssertionError("a signal the caller must see");
+        assertThatThrownBy(() -> BoundedParallel.all(4, switches(3), name -> {
+            if (name.equals("lab-3")) {
+                return name;
+            }
+            bothFailing.countDown();
+            awaitUnchecked(bothFailing); // both fail, so the choice between them is what is tested
+            if (name.equals("lab-1")) {
+                throw new IllegalStateException("lab-1: refused");
+            }
+            throw signal;
+        })).isSameAs(signal).satisfies(thrown -> assertThat(thrown.getSuppressed())
+                .singleElement().satisfies(other -> assertThat(other).hasMessage("lab-1: refused")));
+    }
+
+    @Test
+    void allStartsNoTaskAfterOneFailed() {
+        AtomicInteger started = new AtomicInteger();
+        assertThatThrownBy(() -> BoundedParallel.all(1, switches(5), name -> {
+            started.incrementAndGet();
+            throw new IllegalStateException(name + ": unreachable");
+        })).hasMessage("lab-1: unreachable");
+        assertThat(started.get()).isEqualTo(1);
+        assertThatThrownBy(() -> BoundedParallel.all(2, List.of("lab-1", "lab-1"), name -> name))
+                .hasMessageContaining("given twice");
+    }
+
+    private static void awaitUnchecked(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("gave up waiting for the other task");
+            }
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }
