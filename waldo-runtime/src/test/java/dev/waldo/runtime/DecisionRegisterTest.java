@@ -89,8 +89,9 @@ class DecisionRegisterTest {
         register.onCommitAsked = coordinatorHost::close;
         addSevenFromTheCoordinator();
 
-        Awaiting.until(() -> participantHost.liveTransactions() == 0 && participantHost.lockedVariables() == 0,
-                "the participant learned the outcome from the register");
+        // Idle before the transaction reaches it too: wait for its binding to hear an outcome first.
+        Awaiting.until(() -> binding.events().size() == 2 && participantHost.liveTransactions() == 0
+                && participantHost.lockedVariables() == 0, "the participant learned the outcome from the register");
         assertThat(register.settled).containsValue(true);
         assertThat(participant.committedValue("bound")).isEqualTo(7.0);
         Awaiting.until(() -> binding.events().size() == 2, "the binding hears the outcome");
