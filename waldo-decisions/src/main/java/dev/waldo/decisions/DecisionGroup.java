@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -28,10 +29,10 @@ public record DecisionGroup(UUID id, Map<String, InetSocketAddress> replicas) {
 
     /** The group as one line, {@code ID@NAME=HOST:PORT,NAME=HOST:PORT,...}, for a command line ({@link #parse}). */
     public String spec() {
-        StringBuilder spec = new StringBuilder(id.toString()).append('@');
-        replicas.forEach((name, address) -> spec.append(spec.charAt(spec.length() - 1) == '@' ? "" : ",")
-                .append(name).append('=').append(address.getHostString()).append(':').append(address.getPort()));
-        return spec.toString();
+        return id + "@" + replicas.entrySet().stream()
+                .map(replica -> replica.getKey() + "=" + replica.getValue().getHostString() + ":"
+                        + replica.getValue().getPort())
+                .collect(Collectors.joining(","));
     }
 
     /**

@@ -282,7 +282,7 @@ final class Coordinator {
      */
     void registered(TxnId txn, boolean committed) {
         RootRecord root = roots.get(txn);
-        if (root == null || root.phase != RootRecord.Phase.REGISTERING || !root.attempt.equals(txn)) {
+        if (root == null || root.phase != RootRecord.Phase.REGISTERING) {
             return;
         }
         if (committed) {
