@@ -55,12 +55,12 @@ public final class ClientProcess {
         Thread.ofPlatform().daemon().name("parent-watch").start(ClientProcess::haltWhenParentGone);
         List<InetSocketAddress> addresses = stores.stream().map(Store::address).toList();
         ListAppendWorkload.Journal journal = History.journal(Path.of(args[2]));
-        int decisions = flags.indexOf("--decisions");
-        ListAppendWorkload workload = decisions < 0
+        String decisions = StoreServer.valueAfter(flags, "--decisions", "a value");
+        ListAppendWorkload workload = decisions == null
                 ? ListAppendWorkload.connect(args[0], addresses, Path.of(args[1]), flags.contains("--tls"), true,
                         settings, journal)
                 : ListAppendWorkload.connect(args[0], addresses, Path.of(args[1]), flags.contains("--tls"), true,
-                        settings, journal, RatisDecisionRegister.connect(DecisionGroup.parse(flags.get(decisions + 1))));
+                        settings, journal, RatisDecisionRegister.connect(DecisionGroup.parse(decisions)));
         for (int s = 0; s < stores.size(); s++) {
             if (stores.get(s).incarnation() > 0) {
                 workload.storeRestarted(s, stores.get(s).address(), stores.get(s).incarnation());
@@ -132,13 +132,7 @@ public final class ClientProcess {
     }
 
     private static long number(List<String> flags, String flag, long otherwise) {
-        int at = flags.indexOf(flag);
-        if (at < 0) {
-            return otherwise;
-        }
-        if (at + 1 >= flags.size()) {
-            throw new IllegalArgumentException(flag + " needs a number after it");
-        }
-        return Long.parseLong(flags.get(at + 1));
+        String number = StoreServer.valueAfter(flags, flag, "a number");
+        return number == null ? otherwise : Long.parseLong(number);
     }
 }

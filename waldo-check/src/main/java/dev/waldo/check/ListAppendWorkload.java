@@ -4,7 +4,6 @@ import dev.waldo.check.program.ClientDesk;
 import dev.waldo.check.program.ListClient;
 import dev.waldo.check.program.Op;
 import dev.waldo.check.program.Structs;
-import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.DecisionRegister;
 import dev.waldo.runtime.EndpointRef;
@@ -150,9 +149,8 @@ public final class ListAppendWorkload implements AutoCloseable {
      */
     public static ListAppendWorkload connect(String hostId, List<InetSocketAddress> storeAddresses, Path stateDir,
             boolean tls, boolean durable, Settings settings, Journal journal) {
-        NetConfig config = StoreServer.hostConfig(hostId, stateDir, tls);
-        NetHost net = durable ? NetHost.start(config, Structs::create,
-                FileStorage.open(stateDir.resolve("transactions"))) : NetHost.start(config, Structs::create);
+        NetHost net = NetHost.start(StoreServer.hostConfig(hostId, stateDir, tls), Structs::create,
+                storage(stateDir, durable));
         return connect(net, storeAddresses, settings, journal);
     }
 
@@ -163,9 +161,14 @@ public final class ListAppendWorkload implements AutoCloseable {
      */
     public static ListAppendWorkload connect(String hostId, List<InetSocketAddress> storeAddresses, Path stateDir,
             boolean tls, boolean durable, Settings settings, Journal journal, DecisionRegister register) {
-        Storage storage = durable ? FileStorage.open(stateDir.resolve("transactions")) : new InMemoryStorage();
-        NetHost net = NetHost.start(StoreServer.hostConfig(hostId, stateDir, tls), Structs::create, storage, register);
+        NetHost net = NetHost.start(StoreServer.hostConfig(hostId, stateDir, tls), Structs::create,
+                storage(stateDir, durable), register);
         return connect(net, storeAddresses, settings, journal);
+    }
+
+    /** The client host's transaction records: {@code stateDir/transactions} if {@code durable}, else in memory. */
+    private static Storage storage(Path stateDir, boolean durable) {
+        return durable ? FileStorage.open(stateDir.resolve("transactions")) : new InMemoryStorage();
     }
 
     /**

@@ -68,7 +68,7 @@ public final class StoreServer {
         Path stateDir = Path.of(args[1]);
         NetConfig config = hostConfig(args[0], stateDir, flags.contains("--tls"));
         FileStorage storage = FileStorage.open(stateDir.resolve("transactions"));
-        String decisions = textAfter(flags, "--decisions");
+        String decisions = valueAfter(flags, "--decisions", "a value");
         NetHost net = decisions == null ? NetHost.start(config, Structs::create, storage)
                 : NetHost.start(config, Structs::create, storage,
                         RatisDecisionRegister.connect(DecisionGroup.parse(decisions)));
@@ -87,28 +87,27 @@ public final class StoreServer {
         net.close();
     }
 
-    /** The word after {@code flag}, or null when the flag is absent. */
-    private static String textAfter(List<String> flags, String flag) {
+    /**
+     * The word after {@code flag}, or null when the flag is absent (the store's and the client
+     * process's command lines).
+     *
+     * @param what what the word must be, for the error when it is missing ("a number")
+     */
+    static String valueAfter(List<String> flags, String flag, String what) {
         int at = flags.indexOf(flag);
         if (at < 0) {
             return null;
         }
         if (at + 1 >= flags.size()) {
-            throw new IllegalArgumentException(flag + " needs a value after it");
+            throw new IllegalArgumentException(flag + " needs " + what + " after it");
         }
         return flags.get(at + 1);
     }
 
     /** The number after {@code flag}, or 0 when the flag is absent. */
     private static long numberAfter(List<String> flags, String flag) {
-        int at = flags.indexOf(flag);
-        if (at < 0) {
-            return 0;
-        }
-        if (at + 1 >= flags.size()) {
-            throw new IllegalArgumentException(flag + " needs a number after it");
-        }
-        return Long.parseLong(flags.get(at + 1));
+        String number = valueAfter(flags, flag, "a number");
+        return number == null ? 0 : Long.parseLong(number);
     }
 
     /** The network settings every host of the workload uses, the client's included. */
