@@ -94,6 +94,18 @@ class ParallelCallsTest {
         assertIdle();
     }
 
+    /** Defines "holdX" on every remote: adds 1 to x, counts itself in {@code served}, and answers once {@code release} opens. */
+    private void defineHoldX(AtomicInteger served, Latch release) {
+        for (Node remote : remotes) {
+            remote.define("holdX", (ctx, args) -> {
+                double value = remote.add$(ctx, "x", 1.0);
+                served.incrementAndGet();
+                release.await();
+                return value;
+            });
+        }
+    }
+
     /**
      * An older transaction wounds the attempt while all four of its calls are served (each holds
      * its callee's x and then blocks): the wound reaches the root and every one of the four
@@ -105,14 +117,7 @@ class ParallelCallsTest {
         Latch release = new Latch("the callees to be let go");
         Latch olderGo = new Latch("the older transaction to go on");
         AtomicInteger served = new AtomicInteger();
-        for (Node remote : remotes) {
-            remote.define("holdX", (ctx, args) -> {
-                double value = remote.add$(ctx, "x", 1.0);
-                served.incrementAndGet();
-                release.await();
-                return value;
-            });
-        }
+        defineHoldX(served, release);
         Latch olderStarted = new Latch("the older transaction to start");
         Future<Object> older = callers.submit(() -> origin.atomically("older", ctx -> {
             olderStarted.open();
@@ -158,14 +163,7 @@ class ParallelCallsTest {
     void aBackoutWhileCallsAreInFlightLeavesNoThreadWaiting() {
         Latch release = new Latch("the callees to be let go");
         AtomicInteger served = new AtomicInteger();
-        for (Node remote : remotes) {
-            remote.define("holdX", (ctx, args) -> {
-                double value = remote.add$(ctx, "x", 1.0);
-                served.incrementAndGet();
-                release.await();
-                return value;
-            });
-        }
+        defineHoldX(served, release);
         List<Future<Object>> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
         Future<Object> failing = callers.submit(() -> origin.atomically("failFast", ctx -> {
             for (Node remote : remotes) {

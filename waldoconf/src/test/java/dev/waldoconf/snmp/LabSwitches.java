@@ -8,6 +8,7 @@ import dev.waldoconf.lab.model.VlanRow;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import java.io.IOException;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -30,6 +31,13 @@ final class LabSwitches {
     static SimulatedSwitch start(QuirkProfile profile) throws IOException {
         return SimulatedSwitch.start(SwitchConfig.named("sw-" + profile.label()).withQuirks(profile)
                 .withControlPort(-1));
+    }
+
+    /** A change to a factory-default 24-port lab switch: VLANs 10 'users' and 20 'voice', tagged on the top ports. */
+    static SwitchState twoNewVlans() {
+        return SwitchState.factoryDefault(24)
+                .with(new Vlan(10, "users", new TreeSet<>(Set.of(23, 24)), new TreeSet<>()))
+                .with(new Vlan(20, "voice", new TreeSet<>(Set.of(22, 23, 24)), new TreeSet<>()));
     }
 
     /** The lab's write community over v2c. */

@@ -36,17 +36,12 @@ class SnmpFaultsTest {
         sw.close();
     }
 
-    private static SwitchState twoNewVlans() {
-        return SwitchState.factoryDefault(PORTS)
-                .with(new Vlan(10, "users", new TreeSet<>(Set.of(23, 24)), new TreeSet<>()))
-                .with(new Vlan(20, "voice", new TreeSet<>(Set.of(22, 23, 24)), new TreeSet<>()));
-    }
-
     @Test
     void lostSetAnswersAreReportedAsATimeoutAndTheUndoIsJudgedByReadingBack() {
         sw.faults().dropResponses(DropMode.SET);
 
-        DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(twoNewVlans()));
+        DeviceException failure = catchThrowableOfType(DeviceException.class,
+                () -> device.push(LabSwitches.twoNewVlans()));
 
         // The SETs were applied though their answers were lost; reading back shows the undo worked.
         assertThat(failure.getMessage()).contains(sw.name(), "create VLAN 10 'users'", "timeout", "Undo succeeded");
@@ -57,7 +52,7 @@ class SnmpFaultsTest {
     @Test
     void aSwitchThatStopsAnsweringMidPushIsReportedAsPossiblyHalfChanged() {
         sw.faults().exitAfterSets(1);
-        SwitchState desired = twoNewVlans().withPvid(5, 10)
+        SwitchState desired = LabSwitches.twoNewVlans().withPvid(5, 10)
                 .with(new Vlan(10, "users", new TreeSet<>(Set.of(23, 24)), new TreeSet<>(Set.of(5))));
 
         DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(desired));
@@ -74,7 +69,8 @@ class SnmpFaultsTest {
 
         DeviceException failure;
         try (SnmpVlanDevice slow = SnmpVlanDevice.open(sw.name(), impatient)) {
-            failure = catchThrowableOfType(DeviceException.class, () -> slow.push(twoNewVlans()));
+            failure = catchThrowableOfType(DeviceException.class,
+                    () -> slow.push(LabSwitches.twoNewVlans()));
         }
 
         assertThat(failure.getMessage()).contains(sw.name(), "no response", "nothing was changed")
@@ -87,7 +83,8 @@ class SnmpFaultsTest {
     void anInconsistentValueRefusalNamesTheObjectTheAgentBlamed() {
         sw.faults().refuse(Set.of(20), SnmpError.INCONSISTENT_VALUE);
 
-        DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(twoNewVlans()));
+        DeviceException failure = catchThrowableOfType(DeviceException.class,
+                () -> device.push(LabSwitches.twoNewVlans()));
 
         assertThat(failure.getMessage()).contains("'create VLAN 20 'voice'' failed: inconsistentValue at "
                 + "dot1qVlanStaticRowStatus.20", "Undo succeeded");

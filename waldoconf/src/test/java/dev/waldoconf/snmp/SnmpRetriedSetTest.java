@@ -8,9 +8,7 @@ import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.model.QuirkProfile;
 import dev.waldoconf.lab.model.SnmpError;
 import dev.waldoconf.model.SwitchState;
-import dev.waldoconf.model.Vlan;
 import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,20 +37,14 @@ class SnmpRetriedSetTest {
         sw.close();
     }
 
-    private static SwitchState twoNewVlans() {
-        return SwitchState.factoryDefault(PORTS)
-                .with(new Vlan(10, "users", new TreeSet<>(Set.of(23, 24)), new TreeSet<>()))
-                .with(new Vlan(20, "voice", new TreeSet<>(Set.of(22, 23, 24)), new TreeSet<>()));
-    }
-
     @Test
     void aCreateAndGoWhoseFirstTryLandedIsDoneThoughItsResendIsRefused() throws Exception {
         // The first SET creates both rows with createAndGo; its resend finds them and is refused.
         sw.faults().dropNextSetResponses(1);
 
-        device.push(twoNewVlans());
+        device.push(LabSwitches.twoNewVlans());
 
-        assertThat(LabSwitches.holds(sw)).isEqualTo(twoNewVlans());
+        assertThat(LabSwitches.holds(sw)).isEqualTo(LabSwitches.twoNewVlans());
     }
 
     @Test
@@ -61,7 +53,8 @@ class SnmpRetriedSetTest {
         sw.faults().refuse(Set.of(20), SnmpError.INCONSISTENT_VALUE);
         sw.faults().dropNextSetResponses(1);
 
-        DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(twoNewVlans()));
+        DeviceException failure = catchThrowableOfType(DeviceException.class,
+                () -> device.push(LabSwitches.twoNewVlans()));
 
         assertThat(failure.getMessage()).contains("'create VLAN 20 'voice''",
                 "the first try got no answer (timeout), its resend was answered inconsistentValue at "
