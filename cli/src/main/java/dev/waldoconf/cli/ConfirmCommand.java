@@ -1,9 +1,6 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
-import dev.waldoconf.config.Inventory;
-import dev.waldoconf.engine.ChangeResult;
-import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -25,13 +22,6 @@ final class ConfirmCommand extends SwitchCommand {
 
     @Override
     protected int run() throws Exception {
-        ChangeResult result;
-        try (WaldoConf waldoconf = waldoconf()) {
-            Inventory inventory = inventory(false);
-            try (ProgressBoard progress = progress(inventory.switches().size())) {
-                result = waldoconf.confirm(inventory, Optional.ofNullable(changeId), progress);
-            }
-        }
-        return ChangeReports.print(result, "Confirmed", out(), err());
+        return decideTrial(changeId, WaldoConf::confirm, "Confirmed");
     }
 }

@@ -6,11 +6,14 @@ import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
 import dev.waldoconf.config.ResolvedPlan;
+import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.ProgressListener;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -97,6 +100,28 @@ abstract class SwitchCommand implements Callable<Integer> {
                 ProgressBoard reading = progress(inventory.switches().size())) {
             return waldoconf.plan(planFile, inventory, reading);
         }
+    }
+
+    /** What {@code confirm} and {@code rollback} ask of WaldoConf: one decision on a pending trial. */
+    @FunctionalInterface
+    interface TrialDecision {
+        ChangeResult decide(WaldoConf waldoconf, Inventory inventory, Optional<String> changeId,
+                ProgressListener progress) throws EngineException;
+    }
+
+    /**
+     * Takes {@code decision} on the trial {@code changeId} (or the only pending one) across every
+     * switch of it, with progress, and reports the result under {@code doneVerb}.
+     */
+    protected int decideTrial(String changeId, TrialDecision decision, String doneVerb) throws Exception {
+        ChangeResult result;
+        try (WaldoConf waldoconf = waldoconf()) {
+            Inventory inventory = inventory(false);
+            try (ProgressBoard progress = progress(inventory.switches().size())) {
+                result = decision.decide(waldoconf, inventory, Optional.ofNullable(changeId), progress);
+            }
+        }
+        return ChangeReports.print(result, doneVerb, out(), err());
     }
 
     /** Progress of this command on {@code switches} switches; see {@link ChangeReports#progress}. */
