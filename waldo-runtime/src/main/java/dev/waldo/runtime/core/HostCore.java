@@ -267,6 +267,18 @@ public final class HostCore {
     }
 
     /**
+     * Takes {@code lock} for {@code txn} only if that needs no wait (held already, or free now):
+     * true if taken; false, queueing nothing and wounding no one, otherwise (also for an attempt
+     * that is not running here). For a served call run on the receiving thread, which must not
+     * wait: it is run again on a thread of its own, where {@link #lock} may wait.
+     */
+    public boolean tryLock(TxnId txn, LockId lock) {
+        TxnRecord record = state.txns.get(txn);
+        return record != null && record.state == TxnRecord.State.ACTIVE && !coordinator.sentLastCall(txn)
+                && locking.lockWithoutWaiting(record, lock);
+    }
+
+    /**
      * Sends {@code request} to host {@code to} as a call inside {@code txn}.
      * Returns the call's id; its end arrives as {@link Decision.Replied} or
      * {@link Decision.CallFailed}. Returns -1, sending nothing, if the
