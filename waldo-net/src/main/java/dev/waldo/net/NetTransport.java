@@ -270,7 +270,7 @@ public final class NetTransport implements Transport {
             });
             return;
         }
-        link.send(envelope).addListener(written -> {
+        (envelope.unhurried() ? link.sendUnhurried(envelope) : link.send(envelope)).addListener(written -> {
             if (!written.isSuccess() && link.isActive()) {
                 // A message that cannot be written must be followed by link down (the
                 // Transport contract), or the core would wait for its answer forever.

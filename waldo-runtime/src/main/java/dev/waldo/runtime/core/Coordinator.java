@@ -306,7 +306,7 @@ final class Coordinator {
             unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
             loggedCommits.put(root.attempt, unacknowledged);
         }
-        tellParticipants(root, new Message.Commit(root.attempt));
+        tellParticipants(root, new Message.Commit(root.attempt), root.bound);
         // The root's own install counts like a participant's: its bindings must finish too.
         TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
@@ -330,7 +330,7 @@ final class Coordinator {
             }
             root.participants = CoreState.inOrder(neighbours);
         }
-        tellParticipants(root, new Message.Backout(root.attempt));
+        tellParticipants(root, new Message.Backout(root.attempt), root.participants);
         if (record != null) {
             root.awaiting.add(state.host);
             record.acksOwed.add(state.host);
@@ -350,14 +350,24 @@ final class Coordinator {
         }
     }
 
-    /** Sends a decision to every participant; the root waits for the reachable ones' acknowledgements. */
-    private void tellParticipants(RootRecord root, Message decision) {
+    /**
+     * Sends a decision to every participant; the root waits for the reachable ones'
+     * acknowledgements. Only the participants in {@code hurried} get it at once: the root's caller
+     * waits for their acknowledgement (a commit waits for those whose bindings took part, a
+     * backout for all). The others' commit is unhurried: the caller has returned, and it
+     * piggybacks on the next message to that host (see {@link Envelope}).
+     */
+    private void tellParticipants(RootRecord root, Message decision, Set<Integer> hurried) {
         for (int participant : root.participants) {
             if (state.down.contains(participant)) {
                 owe(decision, participant);
             } else {
                 root.awaiting.add(participant);
-                state.send(participant, decision);
+                if (hurried.contains(participant)) {
+                    state.send(participant, decision);
+                } else {
+                    state.sendUnhurried(participant, decision);
+                }
             }
         }
     }

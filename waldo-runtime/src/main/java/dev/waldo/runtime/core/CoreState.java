@@ -70,6 +70,11 @@ final class CoreState {
         messages.add(new Envelope(host, to, ++clock, message));
     }
 
+    /** Sends a message nothing waits for soon: the transport may piggyback it (see {@link Envelope}). */
+    void sendUnhurried(int to, Message message) {
+        messages.add(new Envelope(host, to, ++clock, message, true));
+    }
+
     void decide(Decision decision) {
         decisions.add(decision);
     }

@@ -303,17 +303,27 @@ final class Participant {
             finishing.put(record.id, record);
             return;
         }
-        acknowledge(record.id, record.acksOwed);
+        acknowledge(record);
     }
 
-    private void acknowledge(TxnId txn, Set<Integer> hosts) {
+    /**
+     * Acknowledges an ended attempt to whoever sent its decision. The acknowledgement of a
+     * commit whose bindings did not take part here is unhurried (see {@link Envelope}): the
+     * root's caller returned at the decision, and the ack only lets the coordinator forget it.
+     * A backout's is not: the root retries only once every participant acknowledged it.
+     */
+    private void acknowledge(TxnRecord record) {
+        TxnId txn = record.id;
         Boolean committed = endsToLog.remove(txn);
         if (committed != null) {
             state.persist(new StorageRecord.Ended(txn, committed)); // before the acknowledgement leaves
         }
-        for (int to : new TreeSet<>(hosts)) {
+        boolean unhurried = Boolean.TRUE.equals(state.ended.get(txn)) && !record.finishLater;
+        for (int to : new TreeSet<>(record.acksOwed)) {
             if (to == state.host) {
                 coordinator.onAck(state.host, txn);
+            } else if (unhurried) {
+                state.sendUnhurried(to, new Message.Ack(txn));
             } else {
                 state.send(to, new Message.Ack(txn));
             }
@@ -328,7 +338,7 @@ final class Participant {
         TxnRecord record = finishing.remove(txn);
         if (record != null) {
             locking.releaseLocks(record);
-            acknowledge(txn, record.acksOwed);
+            acknowledge(record);
         }
     }
 

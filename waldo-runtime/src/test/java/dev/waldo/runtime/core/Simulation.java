@@ -89,6 +89,13 @@ final class Simulation {
     private final int transactions;
     private final HostCore[] cores;
     private final Map<Long, ArrayDeque<Envelope>> links = new TreeMap<>();
+    /**
+     * Unhurried messages (a commit or an ack nothing waits for, {@link Envelope#unhurried()}) a
+     * sender holds back, per link, as a transport piggybacks them: they join the link, in order,
+     * just before the next message sent on it, or on their own at a random later step (the
+     * piggyback delay passed). A cut or a crash loses them with the frame that would have carried them.
+     */
+    private final Map<Long, ArrayDeque<Envelope>> held = new TreeMap<>();
     private final List<Map<String, Long>> committed = new ArrayList<>();
     private final Map<TxnId, Map<Integer, Map<String, Long>>> working = new HashMap<>();
     private final Map<TxnId, List<String>> reads = new HashMap<>();
@@ -308,6 +315,10 @@ final class Simulation {
                 pump(done.getKey());
                 continue;
             }
+            if (!held.isEmpty() && random.nextDouble() < 0.05) {
+                flushHeld(List.copyOf(held.keySet()).get(random.nextInt(held.size())));
+                continue;
+            }
             if (roots.size() < transactions && choice < 0.3) {
                 startRoot();
             } else if (!links.isEmpty() && choice < 0.97) {
@@ -348,7 +359,7 @@ final class Simulation {
     }
 
     private boolean finished() {
-        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()
+        if (!allEnded() || !links.isEmpty() || !held.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()
                 || !asks.isEmpty()) {
             return false;
         }
@@ -593,9 +604,11 @@ final class Simulation {
         if (TRACE) {
             System.out.println("cut " + a + "-" + b);
         }
-        // Messages in flight on a cut link are lost; both ends learn the link is down after them.
+        // Messages in flight on a cut link are lost, and those held to piggyback; both ends learn the link is down after them.
         links.remove((long) a * 1000 + b);
         links.remove((long) b * 1000 + a);
+        held.remove((long) a * 1000 + b);
+        held.remove((long) b * 1000 + a);
         linkDown(a, b);
         linkDown(b, a);
     }
@@ -692,9 +705,22 @@ final class Simulation {
     private void send(List<Envelope> envelopes) {
         for (Envelope envelope : envelopes) {
             if (reachable(envelope.from(), envelope.to()) || envelope.from() == envelope.to()) {
-                links.computeIfAbsent((long) envelope.from() * 1000 + envelope.to(), k -> new ArrayDeque<>())
-                        .add(envelope);
+                long link = (long) envelope.from() * 1000 + envelope.to();
+                if (envelope.unhurried()) {
+                    held.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+                    continue;
+                }
+                flushHeld(link); // the held ones travel first, in the same frame's flush
+                links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
             }
+        }
+    }
+
+    /** The messages held on {@code link} join it, in order (the piggyback delay passed, or a message follows). */
+    private void flushHeld(long link) {
+        ArrayDeque<Envelope> waiting = held.remove(link);
+        if (waiting != null) {
+            links.computeIfAbsent(link, k -> new ArrayDeque<>()).addAll(waiting);
         }
     }
 
@@ -805,6 +831,7 @@ final class Simulation {
         crashing = true;
         for (int other = 1; other <= hostCount; other++) {
             links.remove((long) other * 1000 + h);
+            held.remove((long) h * 1000 + other); // never left: the host died holding them
             ArrayDeque<Envelope> outgoing = links.remove((long) h * 1000 + other);
             if (outgoing != null && other != h) {
                 deliverPrefix(outgoing, random.nextInt(outgoing.size() + 1));
