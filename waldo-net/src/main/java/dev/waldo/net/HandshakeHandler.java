@@ -24,7 +24,7 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Wire protocol version; a peer that speaks another one is refused. */
-    static final int PROTOCOL_VERSION = 1;
+    static final int PROTOCOL_VERSION = 2; // 2: call, reply and frame ids relative to the previous ones
     /** Fired down the pipeline once the handshake succeeded. */
     static final Object COMPLETED = new Object() {
         @Override

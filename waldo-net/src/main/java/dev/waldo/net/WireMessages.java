@@ -69,16 +69,19 @@ final class WireMessages {
 
     private Call encodeCall(Message.Call call, long clock, int host, long serial) {
         Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                .setPriority(aliases.priority(call.priority(), call.txn(), clock))
-                .setCallId(aliases.compactId(call.callId(), true));
+                .setPriority(aliases.priority(call.priority(), call.txn(), clock));
         switch (call.request()) {
             case Requests.Invocation invocation -> wire.setInvocation(encodeInvocation(invocation));
-            case Requests.StepInvocation step -> wire.setStep(StepInvocation.newBuilder().setObject(step.object())
-                    .setFrame(aliases.compactId(step.frame(), true)).setSequence(aliases.nameAlias(step.sequence()))
-                    .setStep(step.step()).addAllChanges(entries(step.changes())));
+            case Requests.StepInvocation step -> {
+                StepInvocation.Builder wireStep = StepInvocation.newBuilder().setObject(step.object())
+                        .setSequence(aliases.nameAlias(step.sequence())).setStep(step.step())
+                        .addAllChanges(entries(step.changes()));
+                wire.setStep(wireStep.setFrame(aliases.frameIdOut(step.frame()))); // once nothing can fail
+            }
             default -> throw new IllegalArgumentException("a Call carries a request, not "
                     + call.request().getClass().getName());
         }
+        wire.setCallId(aliases.callIdOut(call.callId())); // relative ids advance only for what is sent
         if (call.prepareWith() != null) {
             wire.setPrepare(true).addAllPrepareParticipants(aliases.thirdPartyAliases(call.prepareWith()));
         }
@@ -86,8 +89,7 @@ final class WireMessages {
     }
 
     private Reply encodeReply(Message.Reply reply, int host, long serial) {
-        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                .setCallId(aliases.compactId(reply.callId(), false)).setWounded(reply.wounded());
+        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(serial).setWounded(reply.wounded());
         for (int participant : reply.participants()) {
             if (!aliases.isLocal(participant)) {
                 wire.addParticipants(aliases.hostAlias(participant));
@@ -96,6 +98,7 @@ final class WireMessages {
         if (reply.response() != null) {
             wire.setResponse(encodeResponse(reply.response()));
         }
+        wire.setCallId(aliases.replyIdOut(reply.callId())); // after the response, which may fail to encode
         Message.Vote vote = reply.vote();
         if (vote != null) {
             wire.setVoted(true).setVerdictValue(vote.verdict().ordinal()).setUnbound(!vote.bound());
@@ -171,7 +174,7 @@ final class WireMessages {
         Object request = switch (call.getRequestCase()) {
             case INVOCATION -> decodeInvocation(call.getInvocation());
             case STEP -> new Requests.StepInvocation(call.getStep().getObject(),
-                    aliases.expandId(call.getStep().getFrame(), true),
+                    aliases.frameIdIn(call.getStep().getFrame()),
                     aliases.name(call.getStep().getSequence()), call.getStep().getStep(),
                     changes(call.getStep().getChangesList()));
             case REQUEST_NOT_SET -> throw new ProtocolViolationException("call " + call.getCallId()
@@ -179,7 +182,7 @@ final class WireMessages {
         };
         Set<Integer> prepareWith = call.getPrepare() ? aliases.receiverAnd(call.getPrepareParticipantsList()) : null;
         return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock),
-                aliases.expandId(call.getCallId(), true), request, prepareWith);
+                aliases.callIdIn(call.getCallId()), request, prepareWith);
     }
 
     private Object decodeInvocation(Invocation invocation) {
@@ -195,7 +198,7 @@ final class WireMessages {
         Object response = reply.hasResponse() ? decodeResponse(reply.getResponse()) : null;
         Message.Vote vote = reply.getVoted() ? new Message.Vote(txn, verdict(reply.getVerdict(), reply.getVerdictValue()),
                 reply.getReason().isEmpty() ? null : reply.getReason(), !reply.getUnbound()) : null;
-        return new Message.Reply(txn, aliases.expandId(reply.getCallId(), false), response, reply.getWounded(),
+        return new Message.Reply(txn, aliases.replyIdIn(reply.getCallId()), response, reply.getWounded(),
                 aliases.participantsOf(reply.getParticipantsList()), vote);
     }
 
