@@ -5,6 +5,7 @@ import dev.waldo.net.wire.Answer;
 import dev.waldo.net.wire.Backout;
 import dev.waldo.net.wire.Call;
 import dev.waldo.net.wire.Commit;
+import dev.waldo.net.wire.Delegate;
 import dev.waldo.net.wire.Entry;
 import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Invocation;
@@ -62,6 +63,7 @@ final class WireMessages {
             case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Query ignored -> frame.setQuery(Query.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Delegate ignored -> frame.setDelegate(Delegate.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Answer answer -> frame.setAnswer(Answer.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setOutcomeValue(answer.outcome().ordinal()));
         }
@@ -158,6 +160,7 @@ final class WireMessages {
             case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
             case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()));
             case ANSWER -> decodeAnswer(frame.getAnswer());
+            case DELEGATE -> new Message.Delegate(txn(frame.getDelegate().getTxnHost(), frame.getDelegate().getTxnSerial()));
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
             case HEARTBEAT, ATTACH, ATTACHED -> throw new IllegalStateException(frame.getBodyCase()
                     + " frames never reach the core");

@@ -238,6 +238,18 @@ public final class Host implements AutoCloseable {
         inCore(core::useOptimisticConcurrency);
     }
 
+    /**
+     * Turns Walter's fast commit at one host on or off for transactions started here (off by
+     * default; see {@link HostCore#useFastCommit}): one that holds nothing on this host and took
+     * part on exactly one other host has that host commit it alone, without two-phase commit's
+     * Prepare, Commit and Ack. Use it where the caller can wait out a link to that host that
+     * drops mid-commit (the outcome is unknown here until that host answers again). Set it
+     * before transactions run here.
+     */
+    public void useFastCommit(boolean on) {
+        inCore(() -> core.useFastCommit(on));
+    }
+
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
     public boolean abstractLocks() {
         return abstractLocks;

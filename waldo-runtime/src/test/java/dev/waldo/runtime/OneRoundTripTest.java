@@ -83,6 +83,26 @@ class OneRoundTripTest {
         assertThat(partnerLink.sent()).startsWith("Reply", "Ack").doesNotContain("Ack (unhurried)");
     }
 
+    /**
+     * Walter's fast commit at one remote host: a body that touches nothing on its own host and
+     * calls the partner (not marked last, so the call carries no prepare) has the partner decide
+     * alone: Delegate and its Vote replace Prepare, Vote, Commit and Ack, and the partner's
+     * logged commit is forgotten on an unhurried Ack.
+     */
+    @Test
+    void withFastCommitAWriteOnTheOnlyOtherHostIsDelegatedInsteadOfPreparedAndCommitted() {
+        root.host().useFastCommit(true);
+        rootLink.clear();
+        partnerLink.clear();
+        Object sum = root.atomically("addThere", ctx -> ctx.call(partner.ref(), "add", "y", 4.0));
+        assertThat(sum).isEqualTo(4.0);
+        assertThat(partner.y.committed()).isEqualTo(4.0);
+        Awaiting.until(() -> partner.host().decisionsOwed() == 0, "the partner heard its commit acknowledged");
+
+        assertThat(rootLink.sent()).containsExactly("Call", "Delegate", "Ack (unhurried)");
+        assertThat(partnerLink.sent()).containsExactly("Reply", "Vote");
+    }
+
     /** A transaction whose data all live on its root's host commits there without two-phase commit: no message at all. */
     @Test
     void aTransactionOnTheRootsOwnDataSendsNoMessage() {

@@ -33,6 +33,11 @@ final class CoreState {
      */
     boolean replicatedDecisions;
     /**
+     * A root whose attempt left nothing here and took part on one other host only has that host
+     * decide alone (Walter's fast commit, {@link HostCore#useFastCommit}).
+     */
+    boolean fastCommit;
+    /**
      * Attempts the log of earlier runs holds a prepare of (every yes vote is logged before it
      * leaves). With {@link #earlierRunsLogged}, an attempt missing here never got a yes vote from
      * an earlier run of this host.
