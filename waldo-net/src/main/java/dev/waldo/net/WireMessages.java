@@ -34,6 +34,12 @@ import java.util.Set;
  * frame carries a protocol message, and every alias and enum is known.
  */
 final class WireMessages {
+    /**
+     * The response of a call that returned nothing and changed no sequence data: a Reply that is
+     * not wounded and carries no response means this one (two bytes less on the usual reply).
+     */
+    private static final Requests.Response NOTHING = new Requests.Response(Requests.Kind.VALUE, null, null, Map.of(),
+            false);
     private final ValueCodec values;
     private final ProtocolCodec.Aliases aliases;
 
@@ -97,13 +103,13 @@ final class WireMessages {
                 wire.addParticipants(aliases.hostAlias(participant));
             }
         }
-        if (reply.response() != null) {
+        if (reply.response() != null && !NOTHING.equals(reply.response())) {
             wire.setResponse(encodeResponse(reply.response()));
         }
         wire.setCallId(aliases.replyIdOut(reply.callId())); // after the response, which may fail to encode
         Message.Vote vote = reply.vote();
         if (vote != null) {
-            wire.setVoted(true).setVerdictValue(vote.verdict().ordinal()).setUnbound(!vote.bound());
+            wire.setVote(1 + 2 * vote.verdict().ordinal() + (vote.bound() ? 0 : 1));
             if (vote.reason() != null) {
                 wire.setReason(vote.reason());
             }
@@ -198,9 +204,10 @@ final class WireMessages {
 
     private Message decodeReply(Reply reply) {
         TxnId txn = txn(reply.getTxnHost(), reply.getTxnSerial());
-        Object response = reply.hasResponse() ? decodeResponse(reply.getResponse()) : null;
-        Message.Vote vote = reply.getVoted() ? new Message.Vote(txn, verdict(reply.getVerdict(), reply.getVerdictValue()),
-                reply.getReason().isEmpty() ? null : reply.getReason(), !reply.getUnbound()) : null;
+        Object response = reply.hasResponse() ? decodeResponse(reply.getResponse())
+                : reply.getWounded() ? null : NOTHING;
+        Message.Vote vote = reply.getVote() == 0 ? null : new Message.Vote(txn, verdict(reply.getVote() - 1),
+                reply.getReason().isEmpty() ? null : reply.getReason(), (reply.getVote() - 1) % 2 == 0);
         return new Message.Reply(txn, aliases.replyIdIn(reply.getCallId()), response, reply.getWounded(),
                 aliases.participantsOf(reply.getParticipantsList()), vote);
     }
@@ -218,6 +225,15 @@ final class WireMessages {
     private Message decodePromote(Promote promote, long clock) {
         TxnId txn = txn(promote.getTxnHost(), promote.getTxnSerial());
         return new Message.Promote(txn, aliases.priority(promote.getPriority(), txn, clock));
+    }
+
+    /** A reply's vote as it travels (see the .proto file): 2 * verdict + 1 if unbound, after the 1 taken off. */
+    private static Message.Verdict verdict(int vote) {
+        int verdict = vote / 2;
+        if (verdict >= Message.Verdict.values().length) {
+            throw new ProtocolViolationException("reply with unknown vote " + (vote + 1));
+        }
+        return Message.Verdict.values()[verdict];
     }
 
     private static Message.Verdict verdict(Vote.Verdict verdict, int value) {
