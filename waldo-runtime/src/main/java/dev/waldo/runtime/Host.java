@@ -1027,7 +1027,7 @@ public final class Host implements AutoCloseable {
         try {
             LocalTxn fresh = new LocalTxn(this, attempt, null);
             if (!txns.replace(attempt, replaced, fresh)) {
-                return replaced; // a second call of the attempt arrived meanwhile and may use its state
+                return replaced; // not its attempt's state any more: the run on a thread finds it ended
             }
             if (replaced.wounded()) {
                 fresh.wound();
