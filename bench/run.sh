@@ -2,8 +2,8 @@
 # Runs the Waldo network benchmarks (waldo-net, dev.waldo.net.bench.Bench)
 # between two JVM processes on loopback, then the fairness benchmark
 # (primaries against plain wound-wait), and writes both into bench/RESULTS.md, followed by the
-# last recorded JMH microbenchmarks (bench/jmh.sh, bench/jmh/RESULTS.md) and end-to-end apply
-# benchmark (bench/apply-vs-snmpset/RESULTS.md).
+# last recorded JMH microbenchmarks (bench/jmh.sh, bench/jmh/RESULTS.md), fast commit against 2PC
+# (bench/fastcommit/run.sh) and end-to-end apply benchmark (bench/apply-vs-snmpset/RESULTS.md).
 #
 # Quick look: BENCH_OPTS="-Dbench.latencyTx=3000 -Dbench.runs=3 -Dbench.throughputTx=5000" bench/run.sh
 set -euo pipefail
@@ -21,6 +21,10 @@ bench/fairness/run.sh >/dev/null
 # The JMH microbenchmarks run apart (bench/jmh.sh); their last recorded figures are carried over.
 if [ -f bench/jmh/RESULTS.md ]; then
   { echo; sed 's/^# /## /' bench/jmh/RESULTS.md; } >> bench/RESULTS.md
+fi
+# Fast commit against 2PC (bench/fastcommit/run.sh) runs apart too; its last recorded figures are carried over.
+if [ -f bench/fastcommit/RESULTS.md ]; then
+  { echo; sed 's/^# /## /' bench/fastcommit/RESULTS.md; } >> bench/RESULTS.md
 fi
 # The end-to-end apply benchmark needs its own labs and takes minutes; its last recorded figures
 # (bench/apply-vs-snmpset/run.sh > bench/apply-vs-snmpset/RESULTS.md) are carried over.

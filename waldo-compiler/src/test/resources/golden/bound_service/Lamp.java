@@ -83,6 +83,11 @@ public final class Lamp extends WaldoService {
     }
 
     @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return true;
+    }
+
+    @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {
             case "dim": {

@@ -66,6 +66,11 @@ public final class PubSubClient extends WaldoEndpoint {
     }
 
     @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return true;
+    }
+
+    @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {
             case "received": {

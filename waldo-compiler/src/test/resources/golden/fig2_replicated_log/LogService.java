@@ -77,6 +77,11 @@ public final class LogService extends WaldoService {
     }
 
     @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return true;
+    }
+
+    @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {
             case "add_replica": {

@@ -73,6 +73,11 @@ public final class Replica extends WaldoEndpoint {
     }
 
     @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return true;
+    }
+
+    @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {
             case "append_entry": {

@@ -95,6 +95,11 @@ public final class Client extends WaldoEndpoint {
     }
 
     @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return true;
+    }
+
+    @Override
     protected Object dispatch(Ctx $ctx, String function, Object[] args) {
         switch (function) {
             case "connect": {

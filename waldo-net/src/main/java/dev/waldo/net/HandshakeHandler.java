@@ -23,8 +23,14 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * reaches the rest of the pipeline.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
-    /** Wire protocol version; a peer that speaks another one is refused. */
-    static final int PROTOCOL_VERSION = 1;
+    /**
+     * Wire protocol version; a peer that speaks another one is refused. 4: call, reply and frame
+     * ids relative to the previous ones (after 1). Never 2 or 3: the version is the fifth byte of
+     * a plain acceptor's greeting, where a TLS client probing for an SSLv2 record reads a major
+     * version, and would wait for a record instead of failing with "not an SSL/TLS record" (the
+     * CLI's hint that the service runs with TLS off).
+     */
+    static final int PROTOCOL_VERSION = 4;
     /** Fired down the pipeline once the handshake succeeded. */
     static final Object COMPLETED = new Object() {
         @Override

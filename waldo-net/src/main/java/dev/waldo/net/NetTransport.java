@@ -78,7 +78,7 @@ public final class NetTransport implements Transport {
     public NetTransport(NetConfig config, StructResolver structs, NetLoops shared) {
         this.config = config;
         this.localHost = hosts.register(config.hostId());
-        this.guard = new ProtocolGuard(localHost);
+        this.guard = new ProtocolGuard(localHost, serialBase);
         ValueCodec values = new ValueCodec(structs);
         this.linkEvents = new LinkEvents();
         Supplier<ChannelHandler> codec = () -> new ProtocolCodec(localHost, hosts, guard, values);
@@ -270,7 +270,7 @@ public final class NetTransport implements Transport {
             });
             return;
         }
-        link.send(envelope).addListener(written -> {
+        (envelope.unhurried() ? link.sendUnhurried(envelope) : link.send(envelope)).addListener(written -> {
             if (!written.isSuccess() && link.isActive()) {
                 // A message that cannot be written must be followed by link down (the
                 // Transport contract), or the core would wait for its answer forever.

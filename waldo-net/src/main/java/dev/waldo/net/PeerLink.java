@@ -9,6 +9,7 @@ import io.netty.util.internal.PlatformDependent;
 import java.net.SocketAddress;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -30,6 +31,13 @@ public final class PeerLink {
     private final Queue<Outgoing> outbound = PlatformDependent.newMpscQueue();
     /** True while a drain is queued on the I/O thread: senders then need not queue another. */
     private final AtomicBoolean drainQueued = new AtomicBoolean();
+    /** True while a drain for unhurried messages is scheduled (see {@link #sendUnhurried}). */
+    private final AtomicBoolean unhurriedDrainScheduled = new AtomicBoolean();
+    /**
+     * How long an unhurried message may wait for a message to travel with: a commit or an
+     * acknowledgement that nothing waits for soon.
+     */
+    static final long PIGGYBACK_MICROS = 1_000;
 
     /** A message waiting for the I/O thread, with the promise its sender holds. */
     private record Outgoing(Object message, ChannelPromise promise) {
@@ -88,6 +96,31 @@ public final class PeerLink {
             }
         }
         return promise;
+    }
+
+    /**
+     * Queues {@code message}, which nothing waits for soon, without waking the I/O thread: it
+     * leaves with the next message {@link #send} queues after it (in its flush, and with TLS in
+     * its record), or on its own once {@link #PIGGYBACK_MICROS} passed, whichever comes first.
+     * Order is kept: it leaves before anything queued after it.
+     */
+    public ChannelFuture sendUnhurried(Object message) {
+        ChannelPromise promise = channel.newPromise();
+        outbound.offer(new Outgoing(message, promise));
+        if (unhurriedDrainScheduled.compareAndSet(false, true)) {
+            try {
+                channel.eventLoop().schedule(this::drainUnhurried, PIGGYBACK_MICROS, TimeUnit.MICROSECONDS);
+            } catch (RejectedExecutionException stopped) {
+                unhurriedDrainScheduled.set(false);
+                failQueued(stopped);
+            }
+        }
+        return promise;
+    }
+
+    private void drainUnhurried() {
+        unhurriedDrainScheduled.set(false); // before draining, as in drainQueuedWork
+        drain();
     }
 
     /** The I/O thread has stopped (the node is closing): nothing queued will leave. */

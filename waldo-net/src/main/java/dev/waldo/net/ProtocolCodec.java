@@ -40,6 +40,13 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
     /** Per root host, the last attempt serial sent and received on this connection (see the .proto file). */
     private final Map<Integer, Long> lastSerialSent = new HashMap<>();
     private final Map<Integer, Long> lastSerialReceived = new HashMap<>();
+    /** The last call, reply and frame ids sent and received on this connection (see the .proto file). */
+    private long lastCallSent;
+    private long lastCallReceived;
+    private long lastReplySent;
+    private long lastReplyReceived;
+    private long lastFrameSent;
+    private long lastFrameReceived;
 
     ProtocolCodec(int localHost, HostNumbers hosts, ProtocolGuard guard, ValueCodec values) {
         this.localHost = localHost;
@@ -180,20 +187,43 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
             return hosts;
         }
 
-        /**
-         * A call or frame id as it travels. The core mints them as
-         * {@code host << 40 | counter}: XOR with the minting host's bits leaves
-         * the small counter, one to three varint bytes instead of nine.
-         *
-         * @param mintedHere whether this host (else the peer) minted the id
-         */
-        long compactId(long id, boolean mintedHere) {
-            return id ^ ((long) (mintedHere ? localHost : peerHost) << 40);
+        /** A Call's id as it travels: relative to the previous Call sent on this connection. */
+        long callIdOut(long id) {
+            long delta = id - lastCallSent;
+            lastCallSent = id;
+            return delta;
         }
 
-        /** The inverse of the peer's {@link #compactId}; {@code mintedBySender} as the peer saw it. */
-        long expandId(long wire, boolean mintedBySender) {
-            return wire ^ ((long) (mintedBySender ? peerHost : localHost) << 40);
+        /** The inverse of the peer's {@link #callIdOut}. */
+        long callIdIn(long delta) {
+            lastCallReceived += delta;
+            return lastCallReceived;
+        }
+
+        /** A Reply's call id as it travels: relative to the previous Reply sent on this connection. */
+        long replyIdOut(long id) {
+            long delta = id - lastReplySent;
+            lastReplySent = id;
+            return delta;
+        }
+
+        /** The inverse of the peer's {@link #replyIdOut}. */
+        long replyIdIn(long delta) {
+            lastReplyReceived += delta;
+            return lastReplyReceived;
+        }
+
+        /** A step's sequence frame id as it travels: relative to the previous step's sent on this connection. */
+        long frameIdOut(long id) {
+            long delta = id - lastFrameSent;
+            lastFrameSent = id;
+            return delta;
+        }
+
+        /** The inverse of the peer's {@link #frameIdOut}. */
+        long frameIdIn(long delta) {
+            lastFrameReceived += delta;
+            return lastFrameReceived;
         }
 
         boolean isLocal(int number) {
@@ -203,7 +233,7 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
         /** A priority's wire form is relative to the attempt it travels with (see the .proto file). */
         dev.waldo.net.wire.Priority priority(Priority priority, TxnId txn, long clock) {
             var wire = dev.waldo.net.wire.Priority.newBuilder().setPrimary(priority.primary())
-                    .setAge(clock - priority.timestamp()).setRootOffset(txn.serial() - priority.root());
+                    .setAge(clock - priority.timestamp()).setRootOffset(txn.serial() - priority.root() - 1);
             if (priority.host() != txn.host()) {
                 wire.setHost(hostAlias(priority.host()));
             }
@@ -212,7 +242,7 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
 
         Priority priority(dev.waldo.net.wire.Priority wire, TxnId txn, long clock) {
             int host = wire.hasHost() ? hostNumber(wire.getHost()) : txn.host();
-            return new Priority(wire.getPrimary(), clock - wire.getAge(), host, txn.serial() - wire.getRootOffset());
+            return new Priority(wire.getPrimary(), clock - wire.getAge(), host, txn.serial() - wire.getRootOffset() - 1);
         }
     }
 }

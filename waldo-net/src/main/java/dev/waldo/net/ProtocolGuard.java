@@ -16,7 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>a Reply answers a Call this host sent that peer;</li>
  *   <li>a Prepare comes from the attempt's coordinator (its root's host), for an attempt that reached
  *       this host in a Call;</li>
- *   <li>a Commit comes from the attempt's coordinator;</li>
+ *   <li>a Commit comes from the attempt's coordinator, or concerns an attempt of this host's
+ *       that it delegated to that peer (fast commit: the delegate commits and tells, again after
+ *       a restart of either side) or that an earlier run of this host started;</li>
+ *   <li>a Delegate comes from the attempt's coordinator (not checked against the calls that
+ *       reached this run: a delegate that restarted must answer it, from its log);</li>
  *   <li>an Answer answers a Query this host sent that peer.</li>
  * </ul>
  * A Commit or a Query about an attempt this run of the host never saw is correct: the attempt may
@@ -30,20 +34,28 @@ final class ProtocolGuard {
     /** How many sent Prepares and Calls per peer are remembered; far beyond any in-flight window. */
     private static final int MEMORY = 100_000;
     private final int localHost;
+    /** This run's attempt serials start above it; lower ones are attempts of earlier runs of this host. */
+    private final long serialBase;
     private final Map<Integer, Recent<TxnId>> preparesSent = new ConcurrentHashMap<>();
+    private final Map<Integer, Recent<TxnId>> delegationsSent = new ConcurrentHashMap<>();
     private final Map<Integer, Recent<Long>> callsSent = new ConcurrentHashMap<>();
     private final Map<Integer, Recent<TxnId>> queriesSent = new ConcurrentHashMap<>();
     /** Highest attempt serial that reached this host in a Call, by root host. */
     private final Map<Integer, Long> highestCalled = new ConcurrentHashMap<>();
 
-    ProtocolGuard(int localHost) {
+    ProtocolGuard(int localHost, long serialBase) {
         this.localHost = localHost;
+        this.serialBase = serialBase;
     }
 
     /** Notes a message this host is sending to host {@code to}. */
     void sent(int to, Message message) {
         switch (message) {
             case Message.Prepare prepare -> recent(preparesSent, to).add(prepare.txn());
+            case Message.Delegate delegate -> {
+                recent(preparesSent, to).add(delegate.txn()); // its Vote answers it
+                recent(delegationsSent, to).add(delegate.txn());
+            }
             case Message.Call call -> recent(callsSent, to).add(call.callId());
             case Message.Query query -> recent(queriesSent, to).add(query.txn());
             default -> { }
@@ -66,7 +78,8 @@ final class ProtocolGuard {
                 }
             }
             case Message.Prepare prepare -> checkFromCoordinator(from, prepare.txn(), "prepare");
-            case Message.Commit commit -> checkCoordinates(from, commit.txn(), "commit");
+            case Message.Commit commit -> checkCommit(from, commit.txn());
+            case Message.Delegate delegate -> checkCoordinates(from, delegate.txn(), "delegation");
             case Message.Answer answer -> {
                 if (!recent(queriesSent, from).contains(answer.txn())) {
                     throw new ProtocolViolationException("answer about attempt " + answer.txn()
@@ -84,6 +97,14 @@ final class ProtocolGuard {
         if (!recent(preparesSent, from).contains(txn)) {
             throw new ProtocolViolationException("vote for attempt " + txn + ", which this host never prepared"
                     + " with that peer");
+        }
+    }
+
+    private void checkCommit(int from, TxnId txn) {
+        boolean delegatedHere = txn.host() == localHost
+                && (txn.serial() <= serialBase || recent(delegationsSent, from).contains(txn));
+        if (!delegatedHere) {
+            checkCoordinates(from, txn, "commit");
         }
     }
 

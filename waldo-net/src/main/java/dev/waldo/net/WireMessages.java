@@ -5,6 +5,7 @@ import dev.waldo.net.wire.Answer;
 import dev.waldo.net.wire.Backout;
 import dev.waldo.net.wire.Call;
 import dev.waldo.net.wire.Commit;
+import dev.waldo.net.wire.Delegate;
 import dev.waldo.net.wire.Entry;
 import dev.waldo.net.wire.Frame;
 import dev.waldo.net.wire.Invocation;
@@ -33,6 +34,12 @@ import java.util.Set;
  * frame carries a protocol message, and every alias and enum is known.
  */
 final class WireMessages {
+    /**
+     * The response of a call that returned nothing and changed no sequence data: a Reply that is
+     * not wounded and carries no response means this one (two bytes less on the usual reply).
+     */
+    private static final Requests.Response NOTHING = new Requests.Response(Requests.Kind.VALUE, null, null, Map.of(),
+            false);
     private final ValueCodec values;
     private final ProtocolCodec.Aliases aliases;
 
@@ -62,6 +69,7 @@ final class WireMessages {
             case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Query ignored -> frame.setQuery(Query.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Delegate ignored -> frame.setDelegate(Delegate.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Answer answer -> frame.setAnswer(Answer.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setOutcomeValue(answer.outcome().ordinal()));
         }
@@ -69,16 +77,19 @@ final class WireMessages {
 
     private Call encodeCall(Message.Call call, long clock, int host, long serial) {
         Call.Builder wire = Call.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                .setPriority(aliases.priority(call.priority(), call.txn(), clock))
-                .setCallId(aliases.compactId(call.callId(), true));
+                .setPriority(aliases.priority(call.priority(), call.txn(), clock));
         switch (call.request()) {
             case Requests.Invocation invocation -> wire.setInvocation(encodeInvocation(invocation));
-            case Requests.StepInvocation step -> wire.setStep(StepInvocation.newBuilder().setObject(step.object())
-                    .setFrame(aliases.compactId(step.frame(), true)).setSequence(aliases.nameAlias(step.sequence()))
-                    .setStep(step.step()).addAllChanges(entries(step.changes())));
+            case Requests.StepInvocation step -> {
+                StepInvocation.Builder wireStep = StepInvocation.newBuilder().setObject(step.object())
+                        .setSequence(aliases.nameAlias(step.sequence())).setStep(step.step())
+                        .addAllChanges(entries(step.changes()));
+                wire.setStep(wireStep.setFrame(aliases.frameIdOut(step.frame()))); // once nothing can fail
+            }
             default -> throw new IllegalArgumentException("a Call carries a request, not "
                     + call.request().getClass().getName());
         }
+        wire.setCallId(aliases.callIdOut(call.callId())); // relative ids advance only for what is sent
         if (call.prepareWith() != null) {
             wire.setPrepare(true).addAllPrepareParticipants(aliases.thirdPartyAliases(call.prepareWith()));
         }
@@ -86,19 +97,19 @@ final class WireMessages {
     }
 
     private Reply encodeReply(Message.Reply reply, int host, long serial) {
-        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                .setCallId(aliases.compactId(reply.callId(), false)).setWounded(reply.wounded());
+        Reply.Builder wire = Reply.newBuilder().setTxnHost(host).setTxnSerial(serial).setWounded(reply.wounded());
         for (int participant : reply.participants()) {
             if (!aliases.isLocal(participant)) {
                 wire.addParticipants(aliases.hostAlias(participant));
             }
         }
-        if (reply.response() != null) {
+        if (reply.response() != null && !NOTHING.equals(reply.response())) {
             wire.setResponse(encodeResponse(reply.response()));
         }
+        wire.setCallId(aliases.replyIdOut(reply.callId())); // after the response, which may fail to encode
         Message.Vote vote = reply.vote();
         if (vote != null) {
-            wire.setVoted(true).setVerdictValue(vote.verdict().ordinal()).setUnbound(!vote.bound());
+            wire.setVote(1 + 2 * vote.verdict().ordinal() + (vote.bound() ? 0 : 1));
             if (vote.reason() != null) {
                 wire.setReason(vote.reason());
             }
@@ -155,6 +166,7 @@ final class WireMessages {
             case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
             case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()));
             case ANSWER -> decodeAnswer(frame.getAnswer());
+            case DELEGATE -> new Message.Delegate(txn(frame.getDelegate().getTxnHost(), frame.getDelegate().getTxnSerial()));
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
             case HEARTBEAT, ATTACH, ATTACHED -> throw new IllegalStateException(frame.getBodyCase()
                     + " frames never reach the core");
@@ -171,7 +183,7 @@ final class WireMessages {
         Object request = switch (call.getRequestCase()) {
             case INVOCATION -> decodeInvocation(call.getInvocation());
             case STEP -> new Requests.StepInvocation(call.getStep().getObject(),
-                    aliases.expandId(call.getStep().getFrame(), true),
+                    aliases.frameIdIn(call.getStep().getFrame()),
                     aliases.name(call.getStep().getSequence()), call.getStep().getStep(),
                     changes(call.getStep().getChangesList()));
             case REQUEST_NOT_SET -> throw new ProtocolViolationException("call " + call.getCallId()
@@ -179,7 +191,7 @@ final class WireMessages {
         };
         Set<Integer> prepareWith = call.getPrepare() ? aliases.receiverAnd(call.getPrepareParticipantsList()) : null;
         return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock),
-                aliases.expandId(call.getCallId(), true), request, prepareWith);
+                aliases.callIdIn(call.getCallId()), request, prepareWith);
     }
 
     private Object decodeInvocation(Invocation invocation) {
@@ -192,10 +204,11 @@ final class WireMessages {
 
     private Message decodeReply(Reply reply) {
         TxnId txn = txn(reply.getTxnHost(), reply.getTxnSerial());
-        Object response = reply.hasResponse() ? decodeResponse(reply.getResponse()) : null;
-        Message.Vote vote = reply.getVoted() ? new Message.Vote(txn, verdict(reply.getVerdict(), reply.getVerdictValue()),
-                reply.getReason().isEmpty() ? null : reply.getReason(), !reply.getUnbound()) : null;
-        return new Message.Reply(txn, aliases.expandId(reply.getCallId(), false), response, reply.getWounded(),
+        Object response = reply.hasResponse() ? decodeResponse(reply.getResponse())
+                : reply.getWounded() ? null : NOTHING;
+        Message.Vote vote = reply.getVote() == 0 ? null : new Message.Vote(txn, verdict(reply.getVote() - 1),
+                reply.getReason().isEmpty() ? null : reply.getReason(), (reply.getVote() - 1) % 2 == 0);
+        return new Message.Reply(txn, aliases.replyIdIn(reply.getCallId()), response, reply.getWounded(),
                 aliases.participantsOf(reply.getParticipantsList()), vote);
     }
 
@@ -212,6 +225,15 @@ final class WireMessages {
     private Message decodePromote(Promote promote, long clock) {
         TxnId txn = txn(promote.getTxnHost(), promote.getTxnSerial());
         return new Message.Promote(txn, aliases.priority(promote.getPriority(), txn, clock));
+    }
+
+    /** A reply's vote as it travels (see the .proto file): 2 * verdict + 1 if unbound, after the 1 taken off. */
+    private static Message.Verdict verdict(int vote) {
+        int verdict = vote / 2;
+        if (verdict >= Message.Verdict.values().length) {
+            throw new ProtocolViolationException("reply with unknown vote " + (vote + 1));
+        }
+        return Message.Verdict.values()[verdict];
     }
 
     private static Message.Verdict verdict(Vote.Verdict verdict, int value) {

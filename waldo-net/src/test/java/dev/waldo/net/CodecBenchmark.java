@@ -65,7 +65,7 @@ public class CodecBenchmark {
         // No heartbeats flow between embedded channels: a timeout would close them between iterations.
         NetConfig config = NetConfig.defaults(host, Path.of("unused")).insecure().withHeartbeat(3_600_000, 7_200_000);
         int local = hosts.register(host);
-        ProtocolGuard guard = new ProtocolGuard(local);
+        ProtocolGuard guard = new ProtocolGuard(local, 0);
         return new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
                 () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
     }

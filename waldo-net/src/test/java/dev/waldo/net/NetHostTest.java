@@ -60,6 +60,8 @@ class NetHostTest {
             InetSocketAddress address = server.listen(LOOPBACK, PeerEndpoint::create, accepted::add);
             PeerEndpoint local = client.connect(address, PeerEndpoint::create);
             assertThat(local.bump(2)).isEqualTo(4.0);
+            // Stop gracefully: the Commit (unhurried, after the caller returned) and its Ack must arrive first.
+            assertThat(client.host().awaitDecisionsDelivered(java.time.Duration.ofSeconds(10))).isZero();
         }
         try (FileStorage reopened = FileStorage.open(log)) {
             List<StorageRecord> records = reopened.load();

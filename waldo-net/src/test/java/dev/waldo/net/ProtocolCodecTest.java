@@ -43,7 +43,7 @@ class ProtocolCodecTest {
     private static EmbeddedChannel channel(String host, HostNumbers hosts, RecordingListener listener) {
         NetConfig config = NetConfig.defaults(host, Path.of("unused")).insecure();
         int local = hosts.register(host);
-        ProtocolGuard guard = new ProtocolGuard(local);
+        ProtocolGuard guard = new ProtocolGuard(local, 0);
         return new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
                 () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
     }

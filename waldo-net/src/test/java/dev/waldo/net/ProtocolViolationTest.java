@@ -41,7 +41,7 @@ class ProtocolViolationTest {
         NetConfig config = NetConfig.defaults("local", Path.of("unused")).insecure();
         HostNumbers hosts = new HostNumbers();
         int local = hosts.register("local");
-        ProtocolGuard guard = new ProtocolGuard(local);
+        ProtocolGuard guard = new ProtocolGuard(local, 0);
         EmbeddedChannel channel = new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
                 () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
         channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(Frames.hello("peer"))));

@@ -78,6 +78,16 @@ public final class Host implements AutoCloseable {
     private final DecisionRegister register;
     /** Attempts this host is asking the register about now. */
     private final Set<TxnId> registerAsks = ConcurrentHashMap.newKeySet();
+    /**
+     * The thread delivering the transport's current message, while it holds the core's lock: the
+     * calls it serves that may run on it are queued in {@link #receivedCalls} and run once it
+     * let the lock go (see {@link #serve}). Null between messages.
+     */
+    private Thread receiving;
+    /** Served calls the receiving thread runs itself after the current message. Its own. */
+    private final java.util.ArrayDeque<Decision.RunCall> receivedCalls = new java.util.ArrayDeque<>();
+    /** The thread running a served call that must not wait (see {@link WouldBlock}), or null. */
+    private volatile Thread servingWithoutWaits;
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
         this(id, transport, scheduling, storage, null);
@@ -226,6 +236,18 @@ public final class Host implements AutoCloseable {
      */
     public void useOptimisticConcurrency() {
         inCore(core::useOptimisticConcurrency);
+    }
+
+    /**
+     * Turns Walter's fast commit at one host on or off for transactions started here (off by
+     * default; see {@link HostCore#useFastCommit}): one that holds nothing on this host and took
+     * part on exactly one other host has that host commit it alone, without two-phase commit's
+     * Prepare, Commit and Ack. Use it where the caller can wait out a link to that host that
+     * drops mid-commit (the outcome is unknown here until that host answers again). Set it
+     * before transactions run here.
+     */
+    public void useFastCommit(boolean on) {
+        inCore(() -> core.useFastCommit(on));
     }
 
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
@@ -547,6 +569,9 @@ public final class Host implements AutoCloseable {
         if (lock.isHeldByCurrentThread()) {
             return; // inside the host's own handling of the core: waiting here would wait for itself
         }
+        if (servingWithoutWaits()) {
+            throw new WouldBlock(); // the installs it would wait for are applied by this very thread
+        }
         List<CompletableFuture<Void>> waits = new ArrayList<>();
         lock.lock();
         try {
@@ -679,6 +704,10 @@ public final class Host implements AutoCloseable {
 
     /** Takes {@code lock} for {@code txn}, blocking (or unwinding if wounded) until the core grants it. */
     void acquire(LocalTxn txn, LockId lockId) {
+        if (servingWithoutWaits()) {
+            acquireWithoutWaiting(txn, lockId);
+            return;
+        }
         CompletableFuture<Void> grant = null;
         lock.lock();
         try {
@@ -696,6 +725,20 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /** Takes a lock for a served call that must not wait, or unwinds it ({@link WouldBlock}). */
+    private void acquireWithoutWaiting(LocalTxn txn, LockId lockId) {
+        lock.lock();
+        try {
+            if (!core.tryLock(txn.id, lockId)) {
+                throw new WouldBlock();
+            }
+            txn.heldNow(lockId);
+            applyOutbox();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Sends a call for {@code txn} to host {@code hostId} and waits for its response. With
      * {@code last}, the body marked it as the root body's last call (the last partner step of
@@ -706,6 +749,9 @@ public final class Host implements AutoCloseable {
      * such a call goes plain and the attempt prepares after its body.
      */
     Requests.Response call(LocalTxn txn, String hostId, Object request, boolean last) {
+        if (servingWithoutWaits()) {
+            throw new WouldBlock(); // nothing sent yet: the rerun on a thread of its own makes the call
+        }
         int to = transport.hostNumber(hostId);
         if (to < 0) {
             throw new NetworkException("no host '" + hostId + "' on the network");
@@ -923,31 +969,133 @@ public final class Host implements AutoCloseable {
         }, work -> Thread.ofVirtual().name("waldo-register-" + id).start(work));
     }
 
-    /** Runs a call that arrived for a transaction on a thread of its own, then reports its end to the core. */
+    /**
+     * Runs a call that arrived for a transaction, then reports its end to the core. A call that
+     * is the attempt's first work here, of an object whose code waits only through the runtime,
+     * runs on the thread that received it, once that thread let the core's lock go: no thread
+     * hand-off, and its reply leaves from the thread that received the call. If it would wait,
+     * it is unwound ({@link WouldBlock}) and run again from the start on a thread of its own,
+     * with fresh working state: nothing it did can have left this host, and the locks it took
+     * stay the attempt's. Any other call runs on a thread of its own at once. Lock held.
+     */
     private void serve(Decision.RunCall run) {
+        boolean fresh = !txns.containsKey(run.txn());
         LocalTxn txn = txns.computeIfAbsent(run.txn(), attempt -> new LocalTxn(this, attempt, null));
-        Thread.ofVirtual().name("waldo-call-" + id).start(() -> {
-            Requests.Response response = null;
-            boolean backedOut = false;
-            try {
-                response = execute(txn, run.request());
-            } catch (BackoutSignal signal) {
-                backedOut = true;
-            } catch (AbortSignal signal) {
-                response = Requests.Response.failure(Requests.Kind.ABORTED, "abort() called");
-            } catch (ApplicationException error) {
-                response = Requests.Response.failure(Requests.Kind.APPLICATION_ERROR, error.getMessage());
-            } catch (NetworkException error) {
-                response = Requests.Response.failure(Requests.Kind.NETWORK_ERROR, error.getMessage());
-            } catch (RuntimeException | Error bug) {
-                LOG.log(System.Logger.Level.WARNING, "internal error serving a call on host " + id, bug);
-                response = Requests.Response.failure(Requests.Kind.APPLICATION_ERROR,
-                        "internal error on host " + id + ": " + bug);
+        if (fresh && receiving == Thread.currentThread() && servesOnReceivingThread(run.request())) {
+            txn.startedOnReceivingThread = true;
+            receivedCalls.add(run);
+            return;
+        }
+        // A second call of the attempt may use its working state: the first must not be rerun afresh.
+        txn.startedOnReceivingThread = false;
+        serveOnThread(run, txn);
+    }
+
+    private boolean servesOnReceivingThread(Object request) {
+        return switch (request) {
+            case Requests.Invocation call -> objects.get(call.object()) instanceof WaldoObject target
+                    && target.servesOnReceivingThread(call.function());
+            case Requests.StepInvocation step -> objects.get(step.object()) instanceof WaldoObject target
+                    && target.servesOnReceivingThread(step.sequence());
+            default -> false;
+        };
+    }
+
+    /** Runs the calls the receiving thread queued for itself (see {@link #serve}). Lock not held. */
+    private void runReceivedCalls() {
+        for (Decision.RunCall run = receivedCalls.poll(); run != null; run = receivedCalls.poll()) {
+            LocalTxn txn = txns.get(run.txn()); // a served call keeps its attempt live here until it finished
+            if (!txn.startedOnReceivingThread) {
+                serveOnThread(run, txn);
+                continue;
             }
-            Requests.Response finalResponse = response;
-            boolean finalBackedOut = backedOut;
-            inCore(() -> core.finishCall(run.txn(), run.callId(), finalResponse, finalBackedOut));
-        });
+            servingWithoutWaits = Thread.currentThread();
+            try {
+                Served served = served(txn, copyOf(run.request()));
+                finishServed(run, served);
+            } catch (WouldBlock waits) {
+                serveOnThread(run, restarted(run.txn(), txn));
+            } finally {
+                servingWithoutWaits = null;
+            }
+        }
+    }
+
+    /** A fresh LocalTxn for a served call run again from the start, wounded if the one it replaces was. */
+    private LocalTxn restarted(TxnId attempt, LocalTxn replaced) {
+        lock.lock();
+        try {
+            LocalTxn fresh = new LocalTxn(this, attempt, null);
+            if (!txns.replace(attempt, replaced, fresh)) {
+                return replaced; // not its attempt's state any more: the run on a thread finds it ended
+            }
+            if (replaced.wounded()) {
+                fresh.wound();
+            }
+            return fresh;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether this thread runs a served call that must not wait ({@link WouldBlock} instead). */
+    boolean servingWithoutWaits() {
+        return servingWithoutWaits == Thread.currentThread();
+    }
+
+    /** The request as a run that may be unwound gets it: its values copied, so a rerun sees them unchanged. */
+    private static Object copyOf(Object request) {
+        return switch (request) {
+            case Requests.Invocation call -> {
+                Object[] args = new Object[call.args().length];
+                for (int i = 0; i < args.length; i++) {
+                    args[i] = Values.copy(call.args()[i]);
+                }
+                yield new Requests.Invocation(call.object(), call.function(), args);
+            }
+            case Requests.StepInvocation step -> {
+                if (step.changes().isEmpty()) {
+                    yield step;
+                }
+                Map<String, Object> changes = new java.util.LinkedHashMap<>();
+                step.changes().forEach((name, value) -> changes.put(name, Values.copy(value)));
+                yield new Requests.StepInvocation(step.object(), step.frame(), step.sequence(), step.step(), changes);
+            }
+            default -> request;
+        };
+    }
+
+    /** Runs a served call on a virtual thread of its own. */
+    private void serveOnThread(Decision.RunCall run, LocalTxn txn) {
+        Thread.ofVirtual().name("waldo-call-" + id).start(() -> finishServed(run, served(txn, run.request())));
+    }
+
+    /** How a served call ended: its response, or backed out. */
+    private record Served(Requests.Response response, boolean backedOut) {
+    }
+
+    private Served served(LocalTxn txn, Object request) {
+        try {
+            return new Served(execute(txn, request), false);
+        } catch (BackoutSignal signal) {
+            return new Served(null, true);
+        } catch (AbortSignal signal) {
+            return new Served(Requests.Response.failure(Requests.Kind.ABORTED, "abort() called"), false);
+        } catch (ApplicationException error) {
+            return new Served(Requests.Response.failure(Requests.Kind.APPLICATION_ERROR, error.getMessage()), false);
+        } catch (NetworkException error) {
+            return new Served(Requests.Response.failure(Requests.Kind.NETWORK_ERROR, error.getMessage()), false);
+        } catch (WouldBlock waits) {
+            throw waits;
+        } catch (RuntimeException | Error bug) {
+            LOG.log(System.Logger.Level.WARNING, "internal error serving a call on host " + id, bug);
+            return new Served(Requests.Response.failure(Requests.Kind.APPLICATION_ERROR,
+                    "internal error on host " + id + ": " + bug), false);
+        }
+    }
+
+    private void finishServed(Decision.RunCall run, Served served) {
+        inCore(() -> core.finishCall(run.txn(), run.callId(), served.response(), served.backedOut()));
     }
 
     private Requests.Response execute(LocalTxn txn, Object request) {
@@ -1102,7 +1250,13 @@ public final class Host implements AutoCloseable {
     private final class Receiver implements Transport.Receiver {
         @Override
         public void onMessage(Envelope envelope) {
-            inCoreFromTransport(() -> core.step(envelope));
+            receiving = Thread.currentThread();
+            try {
+                inCoreFromTransport(() -> core.step(envelope));
+            } finally {
+                receiving = null;
+            }
+            runReceivedCalls();
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.waldo.runtime;
 
 import dev.waldo.runtime.core.Envelope;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +24,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class InMemoryNetwork implements AutoCloseable {
     private static final long TICK_MS = 20;
+    /**
+     * How long an unhurried message ({@link Envelope#unhurried()}) may wait for a message to the
+     * same host to travel with: a commit or an acknowledgement nothing waits for soon.
+     */
+    static final long PIGGYBACK_MICROS = 1_000;
 
     private final Map<String, Integer> numbers = new HashMap<>();
     private final List<Port> ports = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -122,6 +128,9 @@ public final class InMemoryNetwork implements AutoCloseable {
         volatile boolean leaving;
         /** Set once the host's own link-down events are delivered: its mailbox goes quiet. */
         volatile boolean closed;
+        /** Unhurried messages waiting for a message to the same host, by host; guards the sends. */
+        private final Map<Integer, List<Envelope>> held = new HashMap<>();
+        private boolean flushScheduled;
 
         Port(int number, String hostId) {
             this.number = number;
@@ -169,10 +178,53 @@ public final class InMemoryNetwork implements AutoCloseable {
             this.receiver = receiver;
         }
 
+        /**
+         * Sends at once, with whatever unhurried messages to the same host wait (one mailbox
+         * task for them all, in the order sent), or, for an unhurried message, holds it until
+         * then or until {@link #PIGGYBACK_MICROS} passed.
+         */
         @Override
         public void send(Envelope envelope) {
-            if (linked(envelope.from(), envelope.to())) {
-                ports.get(envelope.to() - 1).deliver(target -> target.onMessage(envelope));
+            synchronized (held) {
+                if (envelope.unhurried()) {
+                    held.computeIfAbsent(envelope.to(), to -> new ArrayList<>()).add(envelope);
+                    if (!flushScheduled) {
+                        flushScheduled = true;
+                        try {
+                            ticker.schedule(this::flushHeld, PIGGYBACK_MICROS, TimeUnit.MICROSECONDS);
+                        } catch (java.util.concurrent.RejectedExecutionException closed) {
+                            held.clear(); // the network closed: nothing is delivered any more
+                        }
+                    }
+                    return;
+                }
+                List<Envelope> batch = held.remove(envelope.to());
+                if (batch == null) {
+                    deliverTo(envelope.to(), List.of(envelope));
+                } else {
+                    batch.add(envelope);
+                    deliverTo(envelope.to(), batch);
+                }
+            }
+        }
+
+        /** The piggyback delay passed: unhurried messages still held leave on their own. */
+        private void flushHeld() {
+            synchronized (held) {
+                flushScheduled = false;
+                held.forEach(this::deliverTo);
+                held.clear();
+            }
+        }
+
+        /** Puts messages to one host in its mailbox as one task, if the link is up. Holds {@code held}. */
+        private void deliverTo(int to, List<Envelope> batch) {
+            if (linked(number, to)) {
+                ports.get(to - 1).deliver(target -> {
+                    for (Envelope envelope : batch) {
+                        target.onMessage(envelope);
+                    }
+                });
             }
         }
 

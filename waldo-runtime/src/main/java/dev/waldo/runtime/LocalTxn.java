@@ -42,6 +42,12 @@ final class LocalTxn implements Ctx {
     private final Map<LockId, CompletableFuture<Void>> lockWaits = new HashMap<>();
     /** Guarded by the host's lock. */
     private final Map<Long, CompletableFuture<Requests.Response>> replies = new HashMap<>();
+    /**
+     * True while a served call that is this attempt's first work here is queued for, or runs on,
+     * the thread that received it (see {@code Host.serve}): it may still be unwound and run again
+     * afresh. Cleared when a second call of the attempt arrives, which may share its state.
+     */
+    volatile boolean startedOnReceivingThread;
     /** The bindings that were asked to prepare this attempt, for commit or abort. */
     List<Host.PreparedBinding> preparedBindings = List.of();
 
@@ -172,7 +178,11 @@ final class LocalTxn implements Ctx {
                 return working.get(cell);
             }
         }
-        Object loaded = bound(cell) ? BoundLoads.load(host, cell) : null;
+        boolean bound = bound(cell);
+        if (bound && host.servingWithoutWaits()) {
+            throw new WouldBlock(); // a binding's load may wait on its device
+        }
+        Object loaded = bound ? BoundLoads.load(host, cell) : null;
         synchronized (working) {
             if (working.containsKey(cell)) {
                 // Another thread of this attempt touched the cell first (both hold its lock, as

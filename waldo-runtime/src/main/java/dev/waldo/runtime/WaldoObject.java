@@ -180,6 +180,19 @@ public abstract class WaldoObject {
     protected abstract Object dispatch(Ctx ctx, String function, Object[] args);
 
     /**
+     * Whether a call served here for another host ({@code functionOrSequence}: the Public
+     * function's or the sequence's name) may start on the thread that received it instead of a
+     * thread of its own, which saves a thread hand-off per call. Only code that waits for nothing
+     * but the runtime (a lock, a call, a binding's load) may: the host unwinds such a run at the
+     * first wait and runs the call again on a thread of its own. The compiler's generated classes
+     * say true; the default is false, for hand-written Java that may block where the runtime
+     * cannot see it (a blocked receiving thread hears nothing else).
+     */
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return false;
+    }
+
+    /**
      * Reads a variable's last committed value outside any transaction, typed:
      * {@code service.committed(SystemGroup.LOCATION)}. For status, drift checks
      * and bindings; lists, maps and structs are returned as copies. It sees

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The last partner step of a sequence carries the prepare and its reply the vote: a two-host
  * transaction sends no Prepare and no Vote message, only the step's call and reply, with the
- * Commit and its Ack after the caller returned. Counted on the real host layer's transport.
+ * Commit and its Ack after the caller returned, both unhurried: a transport sends each with the next
+ * message to the same host, or after a short delay. Counted on the real host layer's transport.
  */
 class OneRoundTripTest {
     private InMemoryNetwork network;
@@ -51,10 +52,55 @@ class OneRoundTripTest {
         assertThat(root.bump(2)).isEqualTo(4.0); // start: x=2, total=2; echo on the partner: x=2, total=2+2
         Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
 
-        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit");
-        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit (unhurried)");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack (unhurried)");
         assertThat(partner.x.committed()).isEqualTo(2.0);
         assertThat(root.log.committed()).containsExactly("bumped 4.0");
+    }
+
+    /**
+     * When bindings take part on the partner, the caller waits for its acknowledgement (sent once
+     * they committed): the Commit and the Ack go at once, not piggybacked. So does a backout's
+     * acknowledgement, which a retry waits for.
+     */
+    @Test
+    void aCommitWhoseAckTheCallerWaitsForAndABackoutsAckAreNotHeldBack() {
+        partner.host().bind("test", new RecordingBinding());
+        rootLink.clear();
+        partnerLink.clear();
+        root.atomically("addBound", ctx -> ctx.lastCall(partner.ref(), "add", "bound", 1.0));
+        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+
+        rootLink.clear();
+        partnerLink.clear();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> root.atomically("addThenAbort", ctx -> {
+            ctx.call(partner.ref(), "add", "y", 1.0);
+            throw ctx.abort();
+        })).isInstanceOf(TransactionAbortedException.class);
+        Awaiting.until(() -> partnerLink.count(Message.Ack.class) >= 1, "the partner acknowledged the backout");
+        assertThat(rootLink.sent()).startsWith("Call", "Backout").doesNotContain("Backout (unhurried)");
+        assertThat(partnerLink.sent()).startsWith("Reply", "Ack").doesNotContain("Ack (unhurried)");
+    }
+
+    /**
+     * Walter's fast commit at one remote host: a body that touches nothing on its own host and
+     * calls the partner (not marked last, so the call carries no prepare) has the partner decide
+     * alone: Delegate and its Vote replace Prepare, Vote, Commit and Ack, and the partner's
+     * logged commit is forgotten on an unhurried Ack.
+     */
+    @Test
+    void withFastCommitAWriteOnTheOnlyOtherHostIsDelegatedInsteadOfPreparedAndCommitted() {
+        root.host().useFastCommit(true);
+        rootLink.clear();
+        partnerLink.clear();
+        Object sum = root.atomically("addThere", ctx -> ctx.call(partner.ref(), "add", "y", 4.0));
+        assertThat(sum).isEqualTo(4.0);
+        assertThat(partner.y.committed()).isEqualTo(4.0);
+        Awaiting.until(() -> partner.host().decisionsOwed() == 0, "the partner heard its commit acknowledged");
+
+        assertThat(rootLink.sent()).containsExactly("Call", "Delegate", "Ack (unhurried)");
+        assertThat(partnerLink.sent()).containsExactly("Reply", "Vote");
     }
 
     /** A transaction whose data all live on its root's host commits there without two-phase commit: no message at all. */
@@ -97,8 +143,8 @@ class OneRoundTripTest {
         assertThat(sum).isEqualTo(2.0);
         Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
 
-        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit");
-        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
+        assertThat(rootLink.sent()).containsExactly("Call + Prepare", "Commit (unhurried)");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack (unhurried)");
         assertThat(partner.y.committed()).isEqualTo(2.0);
         assertThat(root.z.committed()).isEqualTo(1.0);
     }
@@ -114,8 +160,8 @@ class OneRoundTripTest {
         });
         Awaiting.until(() -> partnerLink.count(Message.Ack.class) == 1, "the partner acknowledged the commit");
 
-        assertThat(rootLink.sent()).containsExactly("Call", "Call + Prepare", "Commit");
-        assertThat(partnerLink.sent()).containsExactly("Reply", "Reply + Vote YES", "Ack");
+        assertThat(rootLink.sent()).containsExactly("Call", "Call + Prepare", "Commit (unhurried)");
+        assertThat(partnerLink.sent()).containsExactly("Reply", "Reply + Vote YES", "Ack (unhurried)");
         assertThat(partner.y.committed()).isEqualTo(5.0);
     }
 
@@ -140,8 +186,8 @@ class OneRoundTripTest {
 
         assertThat(rootLink.count(Message.Prepare.class)).as("a Prepare to the third host only").isEqualTo(1);
         assertThat(rootLink.sent()).contains("Call + Prepare");
-        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack");
-        assertThat(thirdLink.sent()).containsExactly("Reply", "Vote", "Ack");
+        assertThat(partnerLink.sent()).containsExactly("Reply + Vote YES", "Ack (unhurried)");
+        assertThat(thirdLink.sent()).containsExactly("Reply", "Vote", "Ack (unhurried)");
         assertThat(partner.y.committed()).isEqualTo(1.0);
         assertThat(other.y.committed()).isEqualTo(1.0);
     }
@@ -275,7 +321,7 @@ class OneRoundTripTest {
                 case Message.Call call -> "Call" + (call.prepareWith() == null ? "" : " + Prepare");
                 case Message.Reply reply -> "Reply" + (reply.vote() == null ? "" : " + Vote " + reply.vote().verdict());
                 default -> message.getClass().getSimpleName();
-            });
+            } + (envelope.unhurried() ? " (unhurried)" : ""));
             super.send(envelope);
         }
     }

@@ -72,6 +72,7 @@ final class KindEmitter {
             sequenceMethods(sequence);
         }
         publicFunctions();
+        servesOnReceivingThread();
         dispatch();
         if (!kind.isService()) {
             stepDispatch();
@@ -331,6 +332,18 @@ final class KindEmitter {
                     .append(", ").append(JavaTypes.valueType(function.params().get(i))).append(")");
         }
         return text.append(")").toString();
+    }
+
+    /**
+     * Generated code waits only through the runtime (locks, calls, a binding's load), which
+     * unwinds a served call started on the receiving thread at its first wait and runs it again
+     * on a thread of its own: so every served call of a generated class may start there.
+     */
+    private void servesOnReceivingThread() {
+        out.line("@Override");
+        out.open("protected boolean servesOnReceivingThread(String functionOrSequence)");
+        out.line("return true;");
+        out.close().blank();
     }
 
     private void dispatch() {

@@ -225,6 +225,10 @@ final class Coordinator {
                 return;
             }
         }
+        if (delegable(root, record)) {
+            delegate(root, record);
+            return;
+        }
         root.phase = RootRecord.Phase.VOTING;
         record.state = State.PREPARING;
         record.coordinator = state.host;
@@ -241,8 +245,101 @@ final class Coordinator {
         participant.prepareOwnPart(record); // validated first: an optimistic host may refuse it
     }
 
+    // ---- Walter's fast commit: one other host decides alone -----------------------------------
+
+    /**
+     * Whether the attempt's one other host may decide it alone: fast commit is on, the attempt
+     * holds nothing here (no lock, so no binding's change; a locking host, since an optimistic
+     * one tracks reads without locks), one other host took part and it has not voted yet (its
+     * vote in the last call's reply made it a 2PC participant already), and no register settles
+     * outcomes.
+     */
+    private boolean delegable(RootRecord root, TxnRecord record) {
+        return state.fastCommit && root.participants.size() == 1 && root.earlyVoted.isEmpty()
+                && record.held.isEmpty() && !locking.optimistic() && !state.replicatedDecisions;
+    }
+
+    /**
+     * Asks the one other host to decide. Nothing is logged here: the delegate logs its commit
+     * before it answers, and until the answer the outcome is unknown here (the root's caller
+     * waits, the delegation is sent again on ticks and when the link is back).
+     */
+    private void delegate(RootRecord root, TxnRecord record) {
+        root.phase = RootRecord.Phase.DELEGATED;
+        record.state = State.PREPARING; // nothing of it here to wound or change any more
+        record.coordinator = state.host;
+        root.awaiting.clear();
+        root.awaiting.addAll(root.participants);
+        root.ticksSinceSend = 0;
+        state.send(root.participants.iterator().next(), new Message.Delegate(root.attempt));
+    }
+
+    /** The delegate's answer: the outcome. */
+    private void onDelegatedVote(RootRecord root, Message.Vote vote) {
+        switch (vote.verdict()) {
+            case YES -> delegatedCommit(root);
+            case WOUNDED -> delegatedBackout(root, Result.RETRY, vote.reason());
+            case REFUSED -> delegatedBackout(root, Result.REFUSED, vote.reason());
+        }
+    }
+
+    /**
+     * A Commit from the host an attempt was delegated to: it committed (and, after a restart,
+     * found that in its log). True if a delegated root took it as its outcome.
+     */
+    boolean onDelegatedCommit(int from, TxnId txn) {
+        RootRecord root = roots.get(txn);
+        if (root == null || root.phase != RootRecord.Phase.DELEGATED || !root.awaiting.contains(from)) {
+            return false;
+        }
+        delegatedCommit(root);
+        return true;
+    }
+
+    /** The delegate committed: the root's empty part here ends, and the delegate may forget its logged commit. */
+    private void delegatedCommit(RootRecord root) {
+        int delegate = root.participants.iterator().next();
+        root.phase = RootRecord.Phase.DECIDED;
+        root.result = Result.COMMITTED;
+        root.committedAt = ++state.clock;
+        root.awaiting.clear();
+        state.sendUnhurried(delegate, new Message.Ack(root.attempt));
+        TxnRecord record = state.txns.get(root.attempt);
+        root.awaiting.add(state.host);
+        record.acksOwed.add(state.host);
+        participant.installLocal(record); // the body's print output, and nothing else
+        finishIfAcknowledged(root);
+    }
+
+    /** The delegate backed the attempt out (and told no one else: no one else took part). */
+    private void delegatedBackout(RootRecord root, Result result, String reason) {
+        root.phase = RootRecord.Phase.DECIDED;
+        root.result = result;
+        root.reason = reason;
+        root.awaiting.clear();
+        TxnRecord record = state.txns.get(root.attempt);
+        root.awaiting.add(state.host);
+        record.acksOwed.add(state.host);
+        participant.backoutLocal(record);
+        finishIfAcknowledged(root);
+    }
+
+    /**
+     * The delegate's side: it committed {@code txn} alone and logged it. Until the root's host
+     * acknowledges, the commit stays logged and owed to it (sent again on ticks and when the link
+     * is back), so that a root's host that missed the answer learns it.
+     */
+    void delegatedCommitLogged(TxnId txn, int rootHost) {
+        loggedCommits.put(txn, new TreeSet<>(Set.of(rootHost)));
+        owe(new Message.Commit(txn), rootHost);
+    }
+
     void onVote(int from, Message.Vote vote) {
         RootRecord root = roots.get(vote.txn());
+        if (root != null && root.phase == RootRecord.Phase.DELEGATED && root.awaiting.contains(from)) {
+            onDelegatedVote(root, vote);
+            return;
+        }
         if (root == null || root.phase != RootRecord.Phase.VOTING || !root.awaiting.contains(from)) {
             return;
         }
@@ -306,7 +403,7 @@ final class Coordinator {
             unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
             loggedCommits.put(root.attempt, unacknowledged);
         }
-        tellParticipants(root, new Message.Commit(root.attempt));
+        tellParticipants(root, new Message.Commit(root.attempt), root.bound);
         // The root's own install counts like a participant's: its bindings must finish too.
         TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
@@ -330,7 +427,7 @@ final class Coordinator {
             }
             root.participants = CoreState.inOrder(neighbours);
         }
-        tellParticipants(root, new Message.Backout(root.attempt));
+        tellParticipants(root, new Message.Backout(root.attempt), root.participants);
         if (record != null) {
             root.awaiting.add(state.host);
             record.acksOwed.add(state.host);
@@ -350,14 +447,24 @@ final class Coordinator {
         }
     }
 
-    /** Sends a decision to every participant; the root waits for the reachable ones' acknowledgements. */
-    private void tellParticipants(RootRecord root, Message decision) {
+    /**
+     * Sends a decision to every participant; the root waits for the reachable ones'
+     * acknowledgements. Only the participants in {@code hurried} get it at once: the root's caller
+     * waits for their acknowledgement (a commit waits for those whose bindings took part, a
+     * backout for all). The others' commit is unhurried: the caller has returned, and it
+     * piggybacks on the next message to that host (see {@link Envelope}).
+     */
+    private void tellParticipants(RootRecord root, Message decision, Set<Integer> hurried) {
         for (int participant : root.participants) {
             if (state.down.contains(participant)) {
                 owe(decision, participant);
             } else {
                 root.awaiting.add(participant);
-                state.send(participant, decision);
+                if (hurried.contains(participant)) {
+                    state.send(participant, decision);
+                } else {
+                    state.sendUnhurried(participant, decision);
+                }
             }
         }
     }
@@ -522,6 +629,12 @@ final class Coordinator {
                 state.send(reached, owed.decision);
             }
         }
+        for (RootRecord root : roots.values()) {
+            if (root.phase == RootRecord.Phase.DELEGATED && root.awaiting.contains(reached)) {
+                root.ticksSinceSend = 0;
+                state.send(reached, new Message.Delegate(root.attempt)); // its answer may have been lost with the link
+            }
+        }
     }
 
     /**
@@ -537,6 +650,14 @@ final class Coordinator {
             root.ticksSinceSend = 0;
             if (root.phase == RootRecord.Phase.REGISTERING) {
                 state.decide(new Decision.Register(root.attempt, true)); // the last ask may have failed
+                continue;
+            }
+            if (root.phase == RootRecord.Phase.DELEGATED) {
+                for (int delegate : root.awaiting) {
+                    if (!state.down.contains(delegate)) {
+                        state.send(delegate, new Message.Delegate(root.attempt));
+                    }
+                }
                 continue;
             }
             for (int participant : root.awaiting) {

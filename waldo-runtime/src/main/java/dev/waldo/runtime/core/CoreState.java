@@ -33,6 +33,11 @@ final class CoreState {
      */
     boolean replicatedDecisions;
     /**
+     * A root whose attempt left nothing here and took part on one other host only has that host
+     * decide alone (Walter's fast commit, {@link HostCore#useFastCommit}).
+     */
+    boolean fastCommit;
+    /**
      * Attempts the log of earlier runs holds a prepare of (every yes vote is logged before it
      * leaves). With {@link #earlierRunsLogged}, an attempt missing here never got a yes vote from
      * an earlier run of this host.
@@ -68,6 +73,11 @@ final class CoreState {
 
     void send(int to, Message message) {
         messages.add(new Envelope(host, to, ++clock, message));
+    }
+
+    /** Sends a message nothing waits for soon: the transport may piggyback it (see {@link Envelope}). */
+    void sendUnhurried(int to, Message message) {
+        messages.add(new Envelope(host, to, ++clock, message, true));
     }
 
     void decide(Decision decision) {

@@ -152,6 +152,21 @@ public final class HostCore {
     }
 
     /**
+     * Turns Walter's fast commit at one host on or off (off by default): a root whose attempt
+     * holds nothing on this host (no lock here, so no binding's change) and took part on exactly
+     * one other host, which has not voted yet, has that host decide alone ({@link
+     * Message.Delegate}): it prepares, logs its commit, installs and answers with the outcome,
+     * and no Prepare, Commit or Ack round of two-phase commit follows (only an unhurried Ack that
+     * lets it forget its logged commit). The price: if the link drops before the answer, the
+     * outcome is unknown here and the root's caller waits until that host is reachable again and
+     * answers the delegation sent again (from its log after a restart). Set it before
+     * transactions run here; it changes only how roots started here commit.
+     */
+    public void useFastCommit(boolean on) {
+        state.fastCommit = on;
+    }
+
+    /**
      * The decision register settled {@code txn} as committed or backed out, in answer to a
      * {@link Decision.Register}: the root that asked commits or backs out, an attempt in doubt
      * here ends as the register says. An answer nothing waits for is ignored.
@@ -267,6 +282,18 @@ public final class HostCore {
     }
 
     /**
+     * Takes {@code lock} for {@code txn} only if that needs no wait (held already, or free now):
+     * true if taken; false, queueing nothing and wounding no one, otherwise (also for an attempt
+     * that is not running here). For a served call run on the receiving thread, which must not
+     * wait: it is run again on a thread of its own, where {@link #lock} may wait.
+     */
+    public boolean tryLock(TxnId txn, LockId lock) {
+        TxnRecord record = state.txns.get(txn);
+        return record != null && record.state == TxnRecord.State.ACTIVE && !coordinator.sentLastCall(txn)
+                && locking.lockWithoutWaiting(record, lock);
+    }
+
+    /**
      * Sends {@code request} to host {@code to} as a call inside {@code txn}.
      * Returns the call's id; its end arrives as {@link Decision.Replied} or
      * {@link Decision.CallFailed}. Returns -1, sending nothing, if the
@@ -359,7 +386,12 @@ public final class HostCore {
             case Message.Promote promote -> locking.onPromote(from, promote);
             case Message.Prepare prepare -> participant.onPrepare(from, prepare);
             case Message.Vote vote -> coordinator.onVote(from, vote);
-            case Message.Commit commit -> participant.onCommit(from, commit.txn());
+            case Message.Commit commit -> {
+                if (!coordinator.onDelegatedCommit(from, commit.txn())) {
+                    participant.onCommit(from, commit.txn());
+                }
+            }
+            case Message.Delegate delegate -> participant.onDelegate(from, delegate.txn());
             case Message.Backout backout -> participant.onBackout(from, backout.txn());
             case Message.Ack ack -> coordinator.onAck(from, ack.txn());
             case Message.Query query -> state.send(from, new Message.Answer(query.txn(), outcomeOf(query.txn())));
@@ -541,6 +573,14 @@ public final class HostCore {
      */
     void breakByReleasingLocksAtEarlyVote() {
         participant.releaseLocksAtEarlyVote = true;
+    }
+
+    /**
+     * Breaks this core on purpose, for the deterministic simulation's test that it catches a
+     * broken fast commit: a delegated attempt is committed without logging it. Never call it elsewhere.
+     */
+    void breakBySkippingDelegatedCommitLog() {
+        participant.skipDelegatedCommitLog = true;
     }
 
     /** True unless the transport reported host {@code other} unreachable. */

@@ -63,6 +63,18 @@ public sealed interface Message {
     }
 
     /**
+     * Walter's fast commit at one host: the attempt left nothing on its coordinator (the root's
+     * host) and took part on the receiver only, so the receiver decides alone. It prepares (its
+     * bindings included), logs a commit before it answers, installs, and answers with a
+     * {@link Vote} that is the outcome: YES committed, WOUNDED backed out (retry), REFUSED a
+     * binding said no. Sent again until answered, also after either side restarted: the receiver
+     * answers from what it remembers or logged, and an attempt it knows nothing of was never
+     * committed there (the commit is logged before the answer leaves), so it is backed out.
+     */
+    record Delegate(TxnId txn) implements Message {
+    }
+
+    /**
      * A participant's answer to {@link Prepare}. {@code bound}: bindings took
      * part at the voter, so after a commit the root's caller waits for the
      * voter's {@link Ack} (sent once they committed); without bindings the

@@ -38,6 +38,13 @@ final class Participant {
      */
     boolean releaseLocksAtEarlyVote;
     /**
+     * A deliberately broken delegate, for the simulation's test that it catches one: it commits a
+     * delegated attempt without logging the commit, so after a restart it answers a delegation
+     * sent again as backed out though it committed. Set only through
+     * {@link HostCore#breakBySkippingDelegatedCommitLog}.
+     */
+    boolean skipDelegatedCommitLog;
+    /**
      * Attempts installed or discarded here that wait for {@link #finished}: their bindings are
      * still committing or undoing (those keep their locks meanwhile), or their end is still to be
      * logged. Each record's {@code acksOwed} says whom to acknowledge then.
@@ -92,6 +99,72 @@ final class Participant {
     }
 
     /**
+     * The coordinator delegated the decision here (see {@link Message.Delegate}): prepare, and
+     * decide at the vote ({@link #decideDelegated}). A delegation this host already decides is
+     * ignored (it answers when done); one for an attempt that ended here is answered with its
+     * outcome; one for an attempt it does not know (it restarted, or forgot what the root's host
+     * acknowledged) was never committed here, since a delegated commit is logged before its
+     * answer leaves and kept until acknowledged: it is backed out, and stays so.
+     */
+    void onDelegate(int from, TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null) {
+            boolean yes = coordinator.outcomeOf(txn) == Message.Outcome.COMMITTED;
+            if (!yes) {
+                state.ended.put(txn, false); // a delegation that arrives later is refused too
+            }
+            state.send(from, new Message.Vote(txn, yes ? Verdict.YES : Verdict.WOUNDED,
+                    yes ? null : "attempt " + txn + " was backed out on host " + state.host, false));
+            return;
+        }
+        if (record.delegated) {
+            return;
+        }
+        if (record.state != State.ACTIVE || record.active > 0) {
+            state.send(from, new Message.Vote(txn, Verdict.WOUNDED,
+                    "attempt " + txn + " was backed out on host " + state.host, false));
+            abandon(record);
+            return;
+        }
+        String refusal = locking.validate(record);
+        if (refusal != null) {
+            state.send(from, new Message.Vote(txn, Verdict.WOUNDED, refusal + " (host " + state.host + ")", false));
+            abandon(record);
+            return;
+        }
+        record.state = State.PREPARING;
+        record.coordinator = from;
+        record.delegated = true;
+        state.decide(new Decision.PrepareLocal(txn));
+    }
+
+    /**
+     * The bindings of a delegated attempt voted: this host decides. A commit is logged first
+     * (persist before you send: a root's host that missed the answer asks again, perhaps after
+     * a restart here, and must hear "committed"), owed to the root's host until it
+     * acknowledges, and installed; the answer leaves once the bindings finished (see
+     * {@link #acknowledge}). A no backs out and answers at once.
+     */
+    private void decideDelegated(TxnRecord record, boolean yes, String reason, byte[] payload) {
+        record.state = State.PREPARED;
+        if (!yes || record.backoutAfterVote) {
+            record.localVote = yes ? Verdict.WOUNDED : Verdict.REFUSED;
+            backoutLocal(record);
+            state.send(record.coordinator, new Message.Vote(record.id, record.localVote,
+                    yes ? "attempt " + record.id + " was backed out on host " + state.host : reason, false));
+            return;
+        }
+        record.localVote = Verdict.YES;
+        if (!skipDelegatedCommitLog) {
+            // Its part, as a participant's (a restart installs it again), and the decision, in one write.
+            logPrepared(record, payload);
+            state.persist(new StorageRecord.Committed(record.id, Set.of(record.coordinator)));
+        }
+        coordinator.delegatedCommitLogged(record.id, record.coordinator);
+        installLocal(record);
+    }
+
+    /**
      * The root's last call, which carried the prepare, was served here: prepare now, and hold
      * {@code reply} until the vote, which it then carries back to the coordinator (the caller).
      */
@@ -137,6 +210,10 @@ final class Participant {
             return;
         }
         record.finishLater = finishLater;
+        if (record.delegated) {
+            decideDelegated(record, yes, reason, payload);
+            return;
+        }
         record.state = State.PREPARED;
         record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
         record.localReason = reason;
@@ -280,7 +357,7 @@ final class Participant {
             // The coordinator's own committed part is forgotten with its logged commit, once every
             // participant acknowledged; a restored attempt's bindings finish through their own
             // recovery, which may ask again after another restart, so its end stays on record.
-            boolean ownCommit = committed && record.coordinator == state.host;
+            boolean ownCommit = committed && (record.coordinator == state.host || record.delegated);
             if (!record.restored && !ownCommit) {
                 forgetOnAck.add(record.id);
             }
@@ -303,17 +380,31 @@ final class Participant {
             finishing.put(record.id, record);
             return;
         }
-        acknowledge(record.id, record.acksOwed);
+        acknowledge(record);
     }
 
-    private void acknowledge(TxnId txn, Set<Integer> hosts) {
+    /**
+     * Acknowledges an ended attempt to whoever sent its decision. The acknowledgement of a
+     * commit whose bindings did not take part here is unhurried (see {@link Envelope}): the
+     * root's caller returned at the decision, and the ack only lets the coordinator forget it.
+     * A backout's is not: the root retries only once every participant acknowledged it.
+     */
+    private void acknowledge(TxnRecord record) {
+        TxnId txn = record.id;
         Boolean committed = endsToLog.remove(txn);
         if (committed != null) {
             state.persist(new StorageRecord.Ended(txn, committed)); // before the acknowledgement leaves
         }
-        for (int to : new TreeSet<>(hosts)) {
+        boolean unhurried = Boolean.TRUE.equals(state.ended.get(txn)) && !record.finishLater;
+        if (record.delegated && record.localVote == Verdict.YES) {
+            // The outcome of a delegated commit, once its bindings committed: the root's caller waits for it.
+            state.send(record.coordinator, new Message.Vote(txn, Verdict.YES, null, false));
+        }
+        for (int to : new TreeSet<>(record.acksOwed)) {
             if (to == state.host) {
                 coordinator.onAck(state.host, txn);
+            } else if (unhurried) {
+                state.sendUnhurried(to, new Message.Ack(txn));
             } else {
                 state.send(to, new Message.Ack(txn));
             }
@@ -328,7 +419,7 @@ final class Participant {
         TxnRecord record = finishing.remove(txn);
         if (record != null) {
             locking.releaseLocks(record);
-            acknowledge(txn, record.acksOwed);
+            acknowledge(record);
         }
     }
 
@@ -492,7 +583,7 @@ final class Participant {
         boolean own = prepared.coordinator() == state.host;
         if (endedCommitted != null) {
             state.ended.put(txn, endedCommitted);
-            if (!own) {
+            if (!own && !commitLogged) { // a delegate's logged commit is acknowledged to it, not by it
                 state.send(prepared.coordinator(), new Message.Ack(txn));
             }
             return;
@@ -501,7 +592,8 @@ final class Participant {
         record.logged = true;
         record.restored = true;
         state.txns.put(txn, record);
-        if (own && (commitLogged || !state.replicatedDecisions)) {
+        // A logged commit is this host's own decision: as coordinator, or as the delegate of a fast commit.
+        if (commitLogged || own && !state.replicatedDecisions) {
             record.inDoubt = false;
             if (commitLogged) {
                 installLocal(record);

@@ -18,6 +18,13 @@ final class RootRecord {
          */
         REGISTERING,
         /**
+         * The body left nothing on this host and took part on one other host only: that host was
+         * asked to decide alone ({@link Message.Delegate}, Walter's fast commit) and its answer is
+         * the outcome. Until it comes the outcome is unknown here, even if the link drops: the
+         * delegation is sent again until that host answers.
+         */
+        DELEGATED,
+        /**
          * Decided; collecting acknowledgements of commit or backout. A commit
          * is reported to the root's caller as soon as no host whose bindings
          * took part still owes its acknowledgement: the others' acks only

@@ -64,6 +64,11 @@ final class TxnRecord {
     boolean logged;
     /** Restored from storage after a restart: its bindings finish through their own recovery. */
     boolean restored;
+    /**
+     * The coordinator delegated the decision here (Walter's fast commit, {@link Message.Delegate}):
+     * this host, the only participant, commits or backs out alone and answers with the outcome.
+     */
+    boolean delegated;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

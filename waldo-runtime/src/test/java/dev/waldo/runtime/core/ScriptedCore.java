@@ -40,6 +40,7 @@ import java.util.Set;
  * writers b x           the attempts a committed() read of x on b waits for (voted yes, undecided there)
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
  * replicate all         every host settles distributed outcomes with the decision register, also after restarts
+ * fast all              every host has roots whose data live on one other host only commit there (fast commit)
  * settle a              the register answers host a's oldest ask: the first outcome proposed for the attempt
  * </pre>
  */
@@ -80,6 +81,8 @@ final class ScriptedCore {
     /** Per host, its asks of the register not answered yet, oldest first. */
     private final Map<String, ArrayDeque<Decision.Register>> asks = new HashMap<>();
     private boolean replicated;
+    /** Every host has a root whose data live on one other host only commit there ("fast all"). */
+    private boolean fastCommit;
 
     ScriptedCore(String... hosts) {
         for (String name : hosts) {
@@ -107,6 +110,11 @@ final class ScriptedCore {
         if (words[0].equals("replicate")) {
             replicated = true;
             cores.values().forEach(HostCore::useReplicatedDecisions);
+            return;
+        }
+        if (words[0].equals("fast")) {
+            fastCommit = true;
+            cores.values().forEach(core -> core.useFastCommit(true));
             return;
         }
         String host = words[1];
@@ -226,6 +234,7 @@ final class ScriptedCore {
         if (replicated) {
             core.useReplicatedDecisions();
         }
+        core.useFastCommit(fastCommit);
         return core;
     }
 
@@ -347,6 +356,7 @@ final class ScriptedCore {
             case Message.Ack ack -> "Ack " + attempt;
             case Message.Query query -> "Query " + attempt;
             case Message.Answer answer -> "Answer " + attempt + " " + answer.outcome();
+            case Message.Delegate delegate -> "Delegate " + attempt;
         };
     }
 

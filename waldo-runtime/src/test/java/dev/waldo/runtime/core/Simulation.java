@@ -89,6 +89,17 @@ final class Simulation {
     private final int transactions;
     private final HostCore[] cores;
     private final Map<Long, ArrayDeque<Envelope>> links = new TreeMap<>();
+    /**
+     * Unhurried messages (a commit or an ack nothing waits for, {@link Envelope#unhurried()}) a
+     * sender holds back, per link, as a transport piggybacks them: they join the link, in order,
+     * just before the next message sent on it, or on their own at a random later step (the
+     * piggyback delay passed). A cut or a crash loses them with the frame that would have carried them.
+     */
+    private final Map<Long, ArrayDeque<Envelope>> held = new TreeMap<>();
+    private boolean fastCommit;
+    private int delegations;
+    /** Attempts whose root's host delegated the decision (fast commit). */
+    private final java.util.Set<TxnId> delegatedAttempts = new java.util.HashSet<>();
     private final List<Map<String, Long>> committed = new ArrayList<>();
     private final Map<TxnId, Map<Integer, Map<String, Long>>> working = new HashMap<>();
     private final Map<TxnId, List<String>> reads = new HashMap<>();
@@ -184,7 +195,13 @@ final class Simulation {
          * The decision register keeps the latest proposal instead of the first, so a coordinator
          * asking to commit overrides a participant that already backed out on the register's word.
          */
-        REGISTER_KEEPS_LATEST
+        REGISTER_KEEPS_LATEST,
+        /**
+         * With fast commit on, a delegate commits without logging the commit first: after a
+         * restart it answers the delegation sent again as backed out, and the root retries what
+         * had committed there.
+         */
+        SKIP_DELEGATED_COMMIT_LOG
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -233,6 +250,23 @@ final class Simulation {
     Simulation withTallies() {
         tallies = true;
         return this;
+    }
+
+    /**
+     * Turns Walter's fast commit on for every host ({@link HostCore#useFastCommit}): a root that
+     * holds nothing on its host and took part on one other host only has that host decide alone.
+     */
+    Simulation withFastCommit() {
+        fastCommit = true;
+        for (int h = 1; h <= hostCount; h++) {
+            cores[h].useFastCommit(true);
+        }
+        return this;
+    }
+
+    /** How many delegations (fast commits asked of one host) were sent, re-sends included. */
+    int delegations() {
+        return delegations;
     }
 
     /** Which hosts validate optimistically ({@link HostCore#useOptimisticConcurrency}) instead of locking. */
@@ -308,6 +342,10 @@ final class Simulation {
                 pump(done.getKey());
                 continue;
             }
+            if (!held.isEmpty() && random.nextDouble() < 0.05) {
+                flushHeld(List.copyOf(held.keySet()).get(random.nextInt(held.size())));
+                continue;
+            }
             if (roots.size() < transactions && choice < 0.3) {
                 startRoot();
             } else if (!links.isEmpty() && choice < 0.97) {
@@ -348,7 +386,7 @@ final class Simulation {
     }
 
     private boolean finished() {
-        if (!allEnded() || !links.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()
+        if (!allEnded() || !links.isEmpty() || !held.isEmpty() || !cutLinks.isEmpty() || !unfinished.isEmpty() || !crashed.isEmpty()
                 || !asks.isEmpty()) {
             return false;
         }
@@ -444,6 +482,10 @@ final class Simulation {
         if (fault == Fault.RELEASE_LOCKS_AT_EARLY_VOTE) {
             core.breakByReleasingLocksAtEarlyVote();
         }
+        if (fault == Fault.SKIP_DELEGATED_COMMIT_LOG) {
+            core.breakBySkippingDelegatedCommitLog();
+        }
+        core.useFastCommit(fastCommit);
         boolean optimistic = concurrency == Concurrency.OPTIMISTIC
                 || concurrency == Concurrency.MIXED && core.host() % 2 == 1;
         if (optimistic && !core.optimisticConcurrency()) {
@@ -593,9 +635,11 @@ final class Simulation {
         if (TRACE) {
             System.out.println("cut " + a + "-" + b);
         }
-        // Messages in flight on a cut link are lost; both ends learn the link is down after them.
+        // Messages in flight on a cut link are lost, and those held to piggyback; both ends learn the link is down after them.
         links.remove((long) a * 1000 + b);
         links.remove((long) b * 1000 + a);
+        held.remove((long) a * 1000 + b);
+        held.remove((long) b * 1000 + a);
         linkDown(a, b);
         linkDown(b, a);
     }
@@ -644,6 +688,7 @@ final class Simulation {
             case Message.Backout b -> true;
             case Message.Ack a -> true;
             case Message.Query q -> true;
+            case Message.Delegate d -> true;
             case Message.Answer a -> true;
             default -> false;
         };
@@ -692,9 +737,26 @@ final class Simulation {
     private void send(List<Envelope> envelopes) {
         for (Envelope envelope : envelopes) {
             if (reachable(envelope.from(), envelope.to()) || envelope.from() == envelope.to()) {
-                links.computeIfAbsent((long) envelope.from() * 1000 + envelope.to(), k -> new ArrayDeque<>())
-                        .add(envelope);
+                long link = (long) envelope.from() * 1000 + envelope.to();
+                if (envelope.message() instanceof Message.Delegate delegate) {
+                    delegations++;
+                    delegatedAttempts.add(delegate.txn());
+                }
+                if (envelope.unhurried()) {
+                    held.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
+                    continue;
+                }
+                flushHeld(link); // the held ones travel first, in the same frame's flush
+                links.computeIfAbsent(link, k -> new ArrayDeque<>()).add(envelope);
             }
+        }
+    }
+
+    /** The messages held on {@code link} join it, in order (the piggyback delay passed, or a message follows). */
+    private void flushHeld(long link) {
+        ArrayDeque<Envelope> waiting = held.remove(link);
+        if (waiting != null) {
+            links.computeIfAbsent(link, k -> new ArrayDeque<>()).addAll(waiting);
         }
     }
 
@@ -805,6 +867,7 @@ final class Simulation {
         crashing = true;
         for (int other = 1; other <= hostCount; other++) {
             links.remove((long) other * 1000 + h);
+            held.remove((long) h * 1000 + other); // never left: the host died holding them
             ArrayDeque<Envelope> outgoing = links.remove((long) h * 1000 + other);
             if (outgoing != null && other != h) {
                 deliverPrefix(outgoing, random.nextInt(outgoing.size() + 1));
@@ -1198,9 +1261,15 @@ final class Simulation {
     }
 
     /** A root committed if its caller heard so, or, for one whose host crashed, if its attempt was installed there. */
+    /**
+     * Whether the root's attempt committed: it said so, or its host was lost after the commit
+     * was durable there (it applied its own part), or, for an attempt delegated to its one other
+     * host (fast commit: the root's host holds nothing and logs nothing), after that host installed it.
+     */
     private boolean committed(Root root) {
         return root.result == Decision.Result.COMMITTED
-                || root.lost && applied.get(root.host).contains(root.attempt);
+                || root.lost && (applied.get(root.host).contains(root.attempt)
+                        || delegatedAttempts.contains(root.attempt) && installs.containsKey(root.attempt));
     }
 
     /**
@@ -1322,6 +1391,7 @@ final class Simulation {
         long retries = retries();
         return roots.size() + " roots on " + hostCount + " hosts: " + outcomes + ", " + retries + " retries, "
                 + steps + " steps" + (cutLinksSeen ? ", with cut links" : "")
-                + (crashCount > 0 ? ", " + crashCount + " crashes (" + tornWrites + " torn writes)" : "");
+                + (crashCount > 0 ? ", " + crashCount + " crashes (" + tornWrites + " torn writes)" : "")
+                + (fastCommit ? ", fast commit: " + delegations + " delegations" : "");
     }
 }

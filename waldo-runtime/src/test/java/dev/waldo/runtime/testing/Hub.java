@@ -71,6 +71,12 @@ public final class Hub extends WaldoService {
         return total;
     }
 
+    /** Its functions are in the shape the compiler emits: they wait only through the runtime. */
+    @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return true;
+    }
+
     @Override
     protected Object dispatch(Ctx ctx, String function, Object[] args) {
         return switch (function) {

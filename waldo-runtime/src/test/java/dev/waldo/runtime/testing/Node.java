@@ -155,6 +155,16 @@ public final class Node extends WaldoEndpoint {
         };
     }
 
+    /**
+     * The functions and the sequence in the shape the compiler emits wait only through the runtime,
+     * as generated code does, so they may start on the receiving thread; functions a test
+     * {@link #define}s run Java of its own, which may block, so they never do.
+     */
+    @Override
+    protected boolean servesOnReceivingThread(String functionOrSequence) {
+        return !defined.containsKey(functionOrSequence);
+    }
+
     private TVar<Double> variable(String name) {
         return switch (name) {
             case "x" -> x;
