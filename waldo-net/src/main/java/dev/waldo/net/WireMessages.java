@@ -82,7 +82,7 @@ final class WireMessages {
         if (call.prepareWith() != null) {
             wire.setPrepare(true).addAllPrepareParticipants(aliases.thirdPartyAliases(call.prepareWith()));
         }
-        return wire.build();
+        return wire.setSnapshot(call.snapshot()).build();
     }
 
     private Reply encodeReply(Message.Reply reply, int host, long serial) {
@@ -179,7 +179,7 @@ final class WireMessages {
         };
         Set<Integer> prepareWith = call.getPrepare() ? aliases.receiverAnd(call.getPrepareParticipantsList()) : null;
         return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock),
-                aliases.expandId(call.getCallId(), true), request, prepareWith);
+                aliases.expandId(call.getCallId(), true), request, prepareWith, call.getSnapshot());
     }
 
     private Object decodeInvocation(Invocation invocation) {

@@ -149,6 +149,26 @@ class ProtocolCodecTest {
         assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();
     }
 
+    /**
+     * A read-only attempt's calls say that it reads a snapshot (the callee takes no locks for it),
+     * with or without the prepare; every other call says it locks.
+     */
+    @Test
+    void aSnapshotReadersCallsSaySo() {
+        TxnId txn = new TxnId(a, 12);
+        Priority priority = new Priority(false, 40, a, 12);
+        Object invocation = new Requests.Invocation(7, "status", new Object[0]);
+        long callId = ((long) a << 40) | 5;
+        Message.Call snapshot = (Message.Call) aToB(new Message.Call(txn, priority, callId, invocation, null, true), 10);
+        assertThat(snapshot.snapshot()).isTrue();
+        assertThat(snapshot.prepareWith()).isNull();
+        Message.Call last = (Message.Call) aToB(new Message.Call(txn, priority, callId + 1, invocation, Set.of(), true), 11);
+        assertThat(last.snapshot()).isTrue();
+        assertThat(last.prepareWith()).containsExactly(b);
+        Message.Call locking = (Message.Call) aToB(new Message.Call(txn, priority, callId + 2, invocation), 12);
+        assertThat(locking.snapshot()).isFalse();
+    }
+
     @Test
     void cooperativeTerminationQueryAndAnswerArriveIntact() {
         TxnId txn = new TxnId(a, 12);

@@ -245,6 +245,34 @@ public final class HostCore {
         return coordinator.retry(previous);
     }
 
+    /**
+     * Makes {@code txn}, an attempt just begun or retried here that has not run yet, a read-only
+     * attempt that reads a snapshot instead of locking, here and on every host it calls (the
+     * flag travels with its calls): it takes no lock, never waits for a writer that is running or
+     * preparing and never wounds one; a read waits only for writers that voted yes and are
+     * undecided; and each host validates its reads when it is asked to prepare, voting no (the
+     * root retries) if a writer installed over them or voted yes on them since. Its commit logs
+     * nothing. See {@link SnapshotReads} for why that is strictly serializable. It may only read:
+     * a lock in another mode than READ is refused.
+     *
+     * @throws IllegalStateException if {@code txn} is not a root attempt of this host that has not run yet
+     */
+    public void readSnapshot(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || txn.host() != state.host || record.state != TxnRecord.State.ACTIVE
+                || !record.held.isEmpty() || !record.participants.isEmpty() || !record.outstanding.isEmpty()) {
+            throw new IllegalStateException("attempt " + txn + " is not a root attempt of host " + state.host
+                    + " that has not run yet; make it read a snapshot right after begin or retry");
+        }
+        record.snapshot = true;
+    }
+
+    /** True if {@code txn} is a read-only attempt that reads a snapshot here (see {@link #readSnapshot}). */
+    public boolean readsSnapshot(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        return record != null && record.snapshot;
+    }
+
     /** The root body of {@code txn} ended; the outcome arrives later as {@link Decision.RootDone}. */
     public void finishRoot(TxnId txn, Ending ending) {
         coordinator.finishRoot(txn, ending);
@@ -541,6 +569,14 @@ public final class HostCore {
      */
     void breakByReleasingLocksAtEarlyVote() {
         participant.releaseLocksAtEarlyVote = true;
+    }
+
+    /**
+     * Breaks this core's snapshot reads on purpose, for the deterministic simulation's tests that
+     * it catches a broken variant (see {@link SnapshotReads.Fault}). Never call it elsewhere.
+     */
+    void breakSnapshotReads(SnapshotReads.Fault fault) {
+        locking.snapshots.fault = fault;
     }
 
     /** True unless the transport reported host {@code other} unreachable. */

@@ -17,11 +17,18 @@ public sealed interface Message {
      * A non-null {@code prepareWith} carries the prepare with the call: the root's body makes no
      * further call after this one, so the receiver prepares right after serving it (if it called
      * no other host meanwhile) and its {@link Reply} carries the vote. {@code prepareWith} are the
-     * other hosts the root knew to take part when it called, as in {@link Prepare}.
+     * other hosts the root knew to take part when it called, as in {@link Prepare}. With
+     * {@code snapshot}, the attempt is read-only and reads a snapshot on the receiver instead of
+     * locking (see {@code SnapshotReads}).
      */
-    record Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith)
-            implements Message {
-        /** A call that carries no prepare. */
+    record Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith,
+                boolean snapshot) implements Message {
+        /** A call of an attempt that locks what it uses. */
+        public Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith) {
+            this(txn, priority, callId, request, prepareWith, false);
+        }
+
+        /** A call of an attempt that locks, carrying no prepare. */
         public Call(TxnId txn, Priority priority, long callId, Object request) {
             this(txn, priority, callId, request, null);
         }

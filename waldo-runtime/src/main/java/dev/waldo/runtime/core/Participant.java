@@ -145,8 +145,9 @@ final class Participant {
             backoutLocal(record);
             return;
         }
-        if (yes && (record.coordinator != state.host || !record.peers.isEmpty())) {
+        if (yes && !record.snapshot && (record.coordinator != state.host || !record.peers.isEmpty())) {
             // A coordinator logs its own part too: a restart must finish it like any participant's.
+            // A read-only attempt has nothing to finish after a restart: its vote is not logged.
             logPrepared(record, payload);
         }
         boolean early = record.heldReply != null;

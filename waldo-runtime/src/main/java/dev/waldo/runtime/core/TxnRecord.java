@@ -64,6 +64,11 @@ final class TxnRecord {
     boolean logged;
     /** Restored from storage after a restart: its bindings finish through their own recovery. */
     boolean restored;
+    /**
+     * A read-only attempt that reads a snapshot here instead of locking ({@link SnapshotReads}):
+     * set on the root's host as it begins, and on a callee from the {@link Message.Call}.
+     */
+    boolean snapshot;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 
