@@ -1,6 +1,7 @@
 package dev.waldo.runtime;
 
 import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.core.LockMode;
 import dev.waldo.runtime.core.TxnId;
 import dev.waldo.runtime.lang.Values;
 import java.util.ArrayList;
@@ -31,6 +32,12 @@ final class LocalTxn implements Ctx {
     final TxnId id;
     /** The Public function ({@code Kind.function}) whose root body this attempt runs here; null for a served call. */
     final String root;
+    /**
+     * A read-only attempt that reads a snapshot instead of locking ({@link Host#readOnly}): its
+     * reads take READ locks, which the core serves without locking, it loads nothing from
+     * bindings (it reads what the host committed), it writes nothing, and it installs nothing.
+     */
+    final boolean snapshot;
     private volatile boolean wounded;
     private final Set<LockId> held = ConcurrentHashMap.newKeySet();
     private final Map<Cell, Object> working = new LinkedHashMap<>();
@@ -45,10 +52,11 @@ final class LocalTxn implements Ctx {
     /** The bindings that were asked to prepare this attempt, for commit or abort. */
     List<Host.PreparedBinding> preparedBindings = List.of();
 
-    LocalTxn(Host host, TxnId id, String root) {
+    LocalTxn(Host host, TxnId id, String root, boolean snapshot) {
         this.host = host;
         this.id = id;
         this.root = root;
+        this.snapshot = snapshot;
     }
 
     /** The attempt behind {@code ctx}, which must be running on {@code owner}'s host. */
@@ -141,9 +149,18 @@ final class LocalTxn implements Ctx {
         }
     }
 
-    /** Takes {@code lock} for the attempt, blocking until it is granted. */
+    /**
+     * Takes {@code lock} for the attempt, blocking until it is granted.
+     *
+     * @throws ApplicationException if the attempt is read-only and would write
+     */
     void acquire(LockId lock) {
         checkLive();
+        if (snapshot && lock.mode() != LockMode.READ) {
+            throw new ApplicationException("read-only transaction " + id + " tried to change variable '"
+                    + lock.variable() + "' on host " + host.id() + " (a " + lock.mode() + "); a transaction run"
+                    + " through Host.readOnly may only read: call this function as an ordinary transaction");
+        }
         for (LockId covering : lock.coveredBy()) {
             if (held.contains(covering)) {
                 return;
@@ -162,6 +179,15 @@ final class LocalTxn implements Ctx {
     }
 
     /**
+     * The mode in which this attempt locks {@code cell} for a use in {@code mode}: that mode when
+     * the cell is {@link #boosted}, or for a read-only attempt (whose reads read a snapshot and
+     * whose writes {@link #acquire} refuses); else exclusively.
+     */
+    LockMode modeFor(Cell cell, LockMode mode) {
+        return snapshot || boosted(cell) ? mode : LockMode.WRITE;
+    }
+
+    /**
      * The attempt's working state of {@code cell}, made on first touch: from
      * what a binding loads ({@link Binding#load}), or else from {@code initial}.
      * The caller holds the cell's lock, so the load happens under it.
@@ -172,7 +198,9 @@ final class LocalTxn implements Ctx {
                 return working.get(cell);
             }
         }
-        Object loaded = bound(cell) ? BoundLoads.load(host, cell) : null;
+        // A snapshot reader reads what the host committed: a load would read the outside system,
+        // which a writer's binding may be changing right now (it takes no lock to keep it out).
+        Object loaded = bound(cell) && !snapshot ? BoundLoads.load(host, cell) : null;
         synchronized (working) {
             if (working.containsKey(cell)) {
                 // Another thread of this attempt touched the cell first (both hold its lock, as

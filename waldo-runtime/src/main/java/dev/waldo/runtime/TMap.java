@@ -244,15 +244,16 @@ public final class TMap<K, V> implements Cell {
 
     private Working<K, V> lockKey(Ctx ctx, K key, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        // A bound map is read from its outside system and pushed to it as a whole, so it is locked as one.
-        txn.acquire(txn.bound(this) ? LockId.whole(owner.objectId(), name)
-                : LockId.key(owner.objectId(), name, key, txn.boosted(this) ? mode : LockMode.WRITE));
+        // A bound map is read from its outside system and pushed to it as a whole, so it is locked as
+        // one; a snapshot reader loads nothing, so it reads the key alone.
+        txn.acquire(txn.bound(this) && !txn.snapshot ? LockId.whole(owner.objectId(), name)
+                : LockId.key(owner.objectId(), name, key, txn.modeFor(this, mode)));
         return working(txn);
     }
 
     private Working<K, V> lockWhole(Ctx ctx, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        txn.acquire(LockId.whole(owner.objectId(), name, txn.boosted(this) ? mode : LockMode.WRITE));
+        txn.acquire(LockId.whole(owner.objectId(), name, txn.modeFor(this, mode)));
         Working<K, V> working = working(txn);
         if (working.whole == null) {
             WMap<K, V> whole = Values.copy(committed); // deep: the transaction may mutate values in place

@@ -315,7 +315,7 @@ class ParallelCallsTest {
      */
     @Test
     void aWaitStartedAfterTheAttemptWasWoundedFailsAtOnce() {
-        LocalTxn txn = new LocalTxn(origin.host(), new dev.waldo.runtime.core.TxnId(1, 999), null);
+        LocalTxn txn = new LocalTxn(origin.host(), new dev.waldo.runtime.core.TxnId(1, 999), null, false);
         txn.wound();
         assertThat(txn.awaitGrant(dev.waldo.runtime.core.LockId.whole(((WaldoObject) origin).objectId(), "x",
                 dev.waldo.runtime.core.LockMode.WRITE))).isCompletedExceptionally();

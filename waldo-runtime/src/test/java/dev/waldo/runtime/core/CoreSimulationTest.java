@@ -171,6 +171,55 @@ class CoreSimulationTest {
                 + " out), 0 violations, %.1f s%n", seeds, crashes, answers, backouts, (System.nanoTime() - started) / 1e9);
     }
 
+    /**
+     * Walter's snapshot reads in the simulation: a quarter of the roots are read-only and read a
+     * snapshot, each of one or two counters or of every account of every host; even seeds also
+     * run the tallies, every third seed mixes optimistic and locking hosts. Under the same
+     * reordering, loss, cut links and crashes, every committed reader saw one moment between its
+     * start and its return (counters within the increments returned before it and begun before
+     * it returned; every account adding up to the total), and the writers' history stays
+     * serializable and atomic. {@code -Dsim.snapshotSeeds=N} runs seeds 1..N (200 by default).
+     */
+    @Test
+    void snapshotReadsStayStrictlySerializableUnderReorderingLossCutLinksAndCrashes() {
+        long started = System.nanoTime();
+        int seeds = Integer.getInteger("sim.snapshotSeeds", 200);
+        int crashes = 0;
+        long readers = 0;
+        long retries = 0;
+        for (long seed = 1; seed <= seeds; seed++) {
+            Simulation simulation = simulation(seed, Simulation.Fault.NONE).withSnapshotReads();
+            if (seed % 2 == 0) {
+                simulation.withTallies();
+            }
+            if (seed % 3 == 0) {
+                simulation.withConcurrency(Simulation.Concurrency.MIXED);
+            }
+            List<String> violations = run(simulation, seed);
+            assertThat(violations)
+                    .as("snapshot reads strictly serializable (%s); reproduce with: -Dsim.seed=%d", simulation.summary(), seed)
+                    .isEmpty();
+            crashes += simulation.crashes();
+            readers += simulation.committedReaders();
+            retries += simulation.retries();
+        }
+        assertThat(readers).as("read-only roots that committed in %d seeds", seeds).isPositive();
+        System.out.printf("simulation with snapshot reads: %d seeds, %d crashes, %d read-only roots committed, %d retries"
+                + " in all, 0 violations, %.1f s%n", seeds, crashes, readers, retries, (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Snapshot reads that neither wait for nor validate against yes-voters: a read misses a commit that returned before it began. */
+    @Test
+    void snapshotReadsThatIgnoreWritersWhoVotedYesAreCaught() {
+        assertThat(firstViolation(Simulation.Fault.SNAPSHOT_IGNORES_PREPARED)).isNotNull();
+    }
+
+    /** Snapshot reads never validated: a reader of every account sees a transfer on one host and not the other. */
+    @Test
+    void snapshotReadsThatAreNotValidatedAreCaught() {
+        assertThat(firstViolation(Simulation.Fault.SNAPSHOT_WITHOUT_VALIDATION)).isNotNull();
+    }
+
     /** A register that keeps the latest proposal: a late commit overrides a participant's settled backout. */
     @Test
     void aRegisterThatDoesNotKeepTheFirstProposalIsCaught() {
@@ -240,6 +289,9 @@ class CoreSimulationTest {
             }
             if (fault == Simulation.Fault.REGISTER_KEEPS_LATEST) {
                 simulation.withReplicatedDecisions();
+            }
+            if (fault == Simulation.Fault.SNAPSHOT_IGNORES_PREPARED || fault == Simulation.Fault.SNAPSHOT_WITHOUT_VALIDATION) {
+                simulation.withSnapshotReads();
             }
             List<String> violations = run(simulation, seed);
             if (!violations.isEmpty()) {
