@@ -31,6 +31,7 @@ public final class ChangeRunner {
      */
     public static final Duration SELF_CONFIRM_WINDOW = Duration.ofSeconds(120);
 
+    private final Host host;
     private final ChangeCoordinator coordinator;
     private final ApplyTransaction applier;
     private final Clock clock;
@@ -82,6 +83,7 @@ public final class ChangeRunner {
 
     /** A runner whose coordinator lives on {@code host}. */
     public ChangeRunner(Host host, Clock clock) {
+        this.host = host;
         this.coordinator = ChangeCoordinator.create(host);
         this.applier = new ApplyTransaction(host);
         this.clock = clock;
@@ -216,10 +218,14 @@ public final class ChangeRunner {
         coordinator.rollback(change, refs(targets));
     }
 
-    /** The pending trial of each target, in order; unreachable ones are marked so. */
+    /**
+     * The pending trial of each target, in order; unreachable ones are marked so. Read-only
+     * transactions: on a host with snapshot reads ({@link OperatorSession} turns them on) they
+     * neither wait for nor wound an apply in progress on those switches.
+     */
     public List<PendingTrial> pendingTrials(List<Target> targets) {
-        WList<String> trials = coordinator.trials(refs(targets));
-        WList<Double> deadlines = coordinator.deadlines(refs(targets));
+        WList<String> trials = host.readOnly(() -> coordinator.trials(refs(targets)));
+        WList<Double> deadlines = host.readOnly(() -> coordinator.deadlines(refs(targets)));
         List<PendingTrial> pending = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             String trial = trials.get(i);
@@ -230,10 +236,10 @@ public final class ChangeRunner {
         return pending;
     }
 
-    /** The state {@code target}'s service intends its switch to hold. */
+    /** The state {@code target}'s service intends its switch to hold, read read-only as {@link #pendingTrials}. */
     public SwitchState intended(Target target) {
-        return WaldoState.state(coordinator.intended_vlans(target.service()),
-                coordinator.intended_pvids(target.service()));
+        return WaldoState.state(host.readOnly(() -> coordinator.intended_vlans(target.service())),
+                host.readOnly(() -> coordinator.intended_pvids(target.service())));
     }
 
     private static WList<EndpointRef> refs(List<Target> targets) {

@@ -192,6 +192,10 @@ final class Coordinator {
             if (vote.bound()) {
                 root.bound.add(from);
             }
+        } else if (vote.verdict() == Message.Verdict.WOUNDED) {
+            // A check that ended after the callee began to prepare refused the attempt (a read-only
+            // attempt's snapshot validation): it runs again, as after a wound.
+            locking.markWounded(state.txns.get(vote.txn()));
         } else {
             root.earlyRefusal = vote.reason() == null ? "host " + from + " voted no" : vote.reason();
         }

@@ -249,11 +249,12 @@ public final class HostCore {
      * Makes {@code txn}, an attempt just begun or retried here that has not run yet, a read-only
      * attempt that reads a snapshot instead of locking, here and on every host it calls (the
      * flag travels with its calls): it takes no lock, never waits for a writer that is running or
-     * preparing and never wounds one; a read waits only for writers that voted yes and are
-     * undecided; and each host validates its reads when it is asked to prepare, voting no (the
-     * root retries) if a writer installed over them or voted yes on them since. Its commit logs
-     * nothing. See {@link SnapshotReads} for why that is strictly serializable. It may only read:
-     * a lock in another mode than READ is refused.
+     * preparing and never wounds one; a read waits only for a writer that voted yes and is
+     * known to have committed; and each host validates its reads when it is asked to prepare,
+     * voting WOUNDED (the root retries) if a writer installed over them since, or voted yes on
+     * them and, asked, its coordinator says it committed. Its commit logs nothing. See {@link
+     * SnapshotReads} for why that is strictly serializable. It may only read: a lock in another
+     * mode than READ is refused.
      *
      * @throws IllegalStateException if {@code txn} is not a root attempt of this host that has not run yet
      */
@@ -357,6 +358,9 @@ public final class HostCore {
      * {@link StorageRecord.Prepared} record at the next start.
      */
     public void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
+        if (yes && locking.snapshots.holdsVote(txn)) {
+            return; // a read-only attempt's validation still waits for writers' coordinators; it votes then
+        }
         participant.vote(txn, yes, reason, finishLater, payload);
     }
 
@@ -391,7 +395,10 @@ public final class HostCore {
             case Message.Backout backout -> participant.onBackout(from, backout.txn());
             case Message.Ack ack -> coordinator.onAck(from, ack.txn());
             case Message.Query query -> state.send(from, new Message.Answer(query.txn(), outcomeOf(query.txn())));
-            case Message.Answer answer -> participant.onAnswer(answer);
+            case Message.Answer answer -> {
+                participant.onAnswer(answer);
+                locking.snapshots.onAnswer(from, answer);
+            }
         }
     }
 
@@ -527,6 +534,7 @@ public final class HostCore {
             }
         }
         coordinator.linkDown(lost);
+        locking.snapshots.linkDown(lost);
     }
 
     /**

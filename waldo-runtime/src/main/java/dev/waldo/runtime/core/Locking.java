@@ -28,6 +28,7 @@ final class Locking {
 
     void wire(Participant participant) {
         this.participant = participant;
+        snapshots.wire(participant);
     }
 
     /**
@@ -100,6 +101,7 @@ final class Locking {
     /** Time passed (see {@link ConcurrencyControl#tick}). */
     void tick() {
         control.tick();
+        snapshots.tick();
     }
 
     /** Takes {@code lock} for an attempt restored from storage, before any attempt of this run runs. */

@@ -132,13 +132,23 @@ final class Participant {
 
     /** See {@link HostCore#vote(TxnId, boolean, String, boolean, byte[])}. */
     void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
+        vote(txn, yes ? Verdict.YES : Verdict.REFUSED, reason, finishLater, payload);
+    }
+
+    /**
+     * Votes on a preparing attempt: YES, REFUSED (a binding said no: not retried) or WOUNDED (a
+     * check that ended after the prepare began refused it, such as a read-only attempt's snapshot
+     * validation waiting for writers' coordinators: its root retries it).
+     */
+    void vote(TxnId txn, Verdict verdict, String reason, boolean finishLater, byte[] payload) {
         TxnRecord record = state.txns.get(txn);
         if (record == null || record.state != State.PREPARING) {
             return;
         }
+        boolean yes = verdict == Verdict.YES;
         record.finishLater = finishLater;
         record.state = State.PREPARED;
-        record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
+        record.localVote = verdict;
         record.localReason = reason;
         if (record.backoutAfterVote) {
             releaseHeldReply(record);

@@ -56,10 +56,12 @@ class SnapshotReadsTest {
 
     /**
      * A writer committed at its coordinator, whose caller may have returned, and not yet installed
-     * on b: a snapshot read of x on b waits for it and is granted as it installs.
+     * on b (its Commit was lost and is re-sent later). A snapshot reader on b reads around it, and
+     * b's validation asks the writer's coordinator: committed, so the reader is refused; its next
+     * attempt's read waits for the writer's install, and sees it.
      */
     @Test
-    void aReadWaitsForAWriterThatVotedYesAndIsGrantedAtItsInstall() {
+    void aWriterCommittedAtItsCoordinatorRefusesTheReaderAndItsRetryWaitsForTheInstall() {
         String trace = new ScriptedCore("a", "b").run("""
             begin a W
             call a W b
@@ -70,14 +72,23 @@ class SnapshotReadsTest {
             deliver a b
             vote b W yes
             deliver b a
-            vote a W yes         # committed, the caller returns; the Commit is still on its way to b
+            vote a W yes         # committed, the caller returns
+            drop a b             # the Commit to b is lost: a re-sends it later
             begin b R
             snapshot b R
-            lock b R x read
-            locks b
-            deliver a b
-            done b R
+            lock b R x read      # reads around W: no wait
+            done b R             # b asks W's coordinator before it votes
             vote b R yes
+            deliver b a
+            deliver a b
+            retry b R
+            snapshot b R'
+            lock b R' x read
+            locks b
+            tick a 2
+            deliver a b
+            done b R'
+            vote b R' yes
             """);
         assertThat(trace).isEqualTo("""
             > begin a W
@@ -102,22 +113,99 @@ class SnapshotReadsTest {
               a: install W
               a: root W COMMITTED
               a -> b: Commit W
+            > drop a b
+              lost Commit W
             > begin b R
             > snapshot b R
             > lock b R x read
+              granted
+            > done b R
+              b: prepare R
+              b -> a: Query W
+            > vote b R yes
+            > deliver b a
+              a -> b: Answer W COMMITTED
+            > deliver a b
+              b: discard R (prepared)
+              b: root R RETRY
+            > retry b R
+            > snapshot b R'
+            > lock b R' x read
               waiting
             > locks b
               1.x: held W/PREPARED/WRITE; waiting; overtakes 0, phase age 0
-              1.x: snapshot read waiting R
+              1.x: snapshot read waiting R'
+            > tick a 2
+              a -> b: Commit W
             > deliver a b
               b: install W
-              b: granted R x
+              b: granted R' x
               b -> a: Ack W
+            > done b R'
+              b: prepare R'
+            > vote b R' yes
+              b: install R'
+              b: root R' COMMITTED""");
+    }
+
+    /**
+     * A writer that voted yes on b while c still prepares (a slow device push there) is undecided:
+     * a snapshot reader on b reads around it, b's validation asks its coordinator, which answers
+     * undecided, and the reader commits with the value from before the writer, which commits later.
+     */
+    @Test
+    void aWriterStillUndecidedAtItsCoordinatorNeitherHoldsUpNorFailsAReader() {
+        String trace = new ScriptedCore("a", "b", "c").run("""
+            begin a W
+            call a W b
+            deliver a b
+            serve b W x
+            deliver b a
+            call a W c
+            deliver a c
+            serve c W y
+            deliver c a
+            done a W
+            vote a W yes
+            deliver a b
+            deliver a c
+            vote b W yes         # b voted; c's bindings are still preparing
+            deliver b a
+            begin b R
+            snapshot b R
+            lock b R x read
+            done b R
+            vote b R yes
+            deliver b a
+            deliver a b
+            vote c W yes
+            deliver c a
+            deliver a b
+            """);
+        assertThat(trace).endsWith("""
+            > begin b R
+            > snapshot b R
+            > lock b R x read
+              granted
             > done b R
               b: prepare R
+              b -> a: Query W
             > vote b R yes
+            > deliver b a
+              a -> b: Answer W UNDECIDED
+            > deliver a b
               b: install R
-              b: root R COMMITTED""");
+              b: root R COMMITTED
+            > vote c W yes
+              c -> a: Vote W YES
+            > deliver c a
+              a: install W
+              a: root W COMMITTED
+              a -> b: Commit W
+              a -> c: Commit W
+            > deliver a b
+              b: install W
+              b -> a: Ack W""");
     }
 
     /** A writer still preparing (its bindings pushing to a device) cannot be committed yet: the read neither waits nor fails. */
@@ -351,11 +439,11 @@ class SnapshotReadsTest {
     }
 
     /**
-     * A writer coordinated by host 1 votes yes on host 2 after a reader read there: it may commit
-     * before the reader's serialization point, so host 2 refuses the reader, naming the writer.
+     * A writer coordinated by host 2 votes yes on host 1 after a reader read there. Asked, host 2
+     * says it committed (its Commit to host 1 is lost): host 1 refuses the reader, naming the writer.
      */
     @Test
-    void aReadThatAWriterVotedOnSinceIsRefusedNamingTheWriter() {
+    void aReadThatAWriterCommittedSinceIsRefusedNamingTheWriter() {
         HostCore coordinator = new HostCore(2);
         TxnId reader = reader();
         assertThat(core.lock(reader, x(LockMode.READ))).isTrue();
@@ -369,11 +457,18 @@ class SnapshotReadsTest {
         coordinator.finishRoot(writer, HostCore.Ending.DONE);
         deliver(coordinator, core);
         core.drain();
-        core.vote(writer, true, null); // its vote is on its way: the writer may be committed any moment
-        assertThat(core.undecidedWriters(x(LockMode.WRITE))).containsExactly(writer);
-        assertThat(commit(reader)).isEqualTo("RETRY: snapshot validation failed: variable 'x' of object 1 is being"
-                + " committed by attempt " + writer + ", which voted after read-only attempt " + reader + " read it"
-                + " (host 1)");
+        core.vote(writer, true, null);
+        deliver(core, coordinator);
+        coordinator.vote(writer, true, null); // committed at host 2
+        coordinator.drain(); // its Commit to host 1 is lost
+        core.finishRoot(reader, HostCore.Ending.DONE); // validated: host 1 asks host 2 about the writer
+        core.vote(reader, true, null); // held until host 2 answered
+        deliver(core, coordinator);
+        deliver(coordinator, core);
+        assertThat(core.drain().decisions()).filteredOn(d -> d instanceof Decision.RootDone)
+                .extracting(d -> ((Decision.RootDone) d).reason())
+                .containsExactly("snapshot validation failed: attempt " + writer + ", which wrote what read-only"
+                        + " attempt " + reader + " read, is committed at its coordinator (host 1)");
     }
 
     /** Steps every message {@code from} has drained for {@code to} into it. */
