@@ -188,6 +188,20 @@ final class LocalTxn implements Ctx {
     }
 
     /**
+     * The mode in which this attempt locks a key of map {@code cell}, or the whole map, for a use in
+     * {@code mode}: as {@link #modeFor}, except that a map its binding locks per key ({@link
+     * Binding#keyed}) shares reads.
+     */
+    LockMode mapMode(Cell cell, LockMode mode) {
+        return mode == LockMode.READ && keyed(cell) ? LockMode.READ : modeFor(cell, mode);
+    }
+
+    /** Whether {@code cell} is a bound Map that its binding locks per key ({@link Binding#keyed}). */
+    boolean keyed(Cell cell) {
+        return BoundLoads.keyed(host, cell);
+    }
+
+    /**
      * The attempt's working state of {@code cell}, made on first touch: from
      * what a binding loads ({@link Binding#load}), or else from {@code initial}.
      * The caller holds the cell's lock, so the load happens under it.
@@ -200,7 +214,7 @@ final class LocalTxn implements Ctx {
         }
         // A snapshot reader reads what the host committed: a load would read the outside system,
         // which a writer's binding may be changing right now (it takes no lock to keep it out).
-        Object loaded = bound(cell) && !snapshot ? BoundLoads.load(host, cell) : null;
+        Object loaded = bound(cell) && !snapshot ? BoundLoads.load(host, cell, id.toString()) : null;
         synchronized (working) {
             if (working.containsKey(cell)) {
                 // Another thread of this attempt touched the cell first (both hold its lock, as

@@ -263,7 +263,7 @@ class ParallelCallsTest {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         shared.host().bind("test", new Binding() {
             @Override
-            public Object load(WaldoObject owner, String variable, Annotation annotation) {
+            public Object load(WaldoObject owner, String variable, Annotation annotation, String transaction) {
                 bothLoading.countDown();
                 awaitCapped(bothLoading, "both calls to load the variable");
                 if ("reader".equals(role.get())) {

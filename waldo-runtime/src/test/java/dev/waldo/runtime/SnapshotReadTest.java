@@ -161,13 +161,16 @@ class SnapshotReadTest {
         Awaiting.until(() -> participant.x.committed() == 4.0, "the fourth writer commits after the reader");
     }
 
-    /** A snapshot reader reads a bound variable's committed value: a load would read a device a writer may be changing. */
+    /**
+     * A snapshot reader reads a bound variable's committed value: a load would read a device a
+     * writer may be changing.
+     */
     @Test
     void aSnapshotReadOfABoundVariableReadsTheCommittedValueWithoutLoadingIt() {
         AtomicInteger loads = new AtomicInteger();
         participantHost.bind("test", new RecordingBinding() {
             @Override
-            public Object load(WaldoObject owner, String variable, Annotation annotation) {
+            public Object load(WaldoObject owner, String variable, Annotation annotation, String transaction) {
                 loads.incrementAndGet();
                 return 99.0;
             }
