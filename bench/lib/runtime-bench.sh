@@ -1,4 +1,4 @@
-# Sourced by the runtime's benchmark scripts (bench/claret, occ, rubis, walter): compiles
+# Sourced by the runtime's benchmark scripts (bench/claret, occ, rubis, snapshot, walter): compiles
 # waldo-runtime's test classes, where the benchmarks live, and runs one with a JDK 21+.
 #   runtime_bench [JVM-OPTIONS...] MAIN-CLASS [ARGUMENTS...]
 # It runs from the project's root, so relative paths in the arguments start there.

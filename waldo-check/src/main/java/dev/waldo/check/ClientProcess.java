@@ -24,7 +24,8 @@ import java.util.List;
  *
  * <pre>
  * java dev.waldo.check.ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE
- *     [--seconds N] [--clients N] [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--tls]
+ *     [--seconds N] [--clients N] [--keys-per-store N] [--seed N] [--id-base N] [--value-base N]
+ *     [--read-only-percent N] [--tls]
  *     [--decisions GROUP]
  * </pre>
  * {@code STORES-FILE} has a line {@code host:port incarnation} per store
@@ -43,7 +44,8 @@ public final class ClientProcess {
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
             System.err.println("usage: ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE [--seconds N] [--clients N]"
-                    + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--tls] [--decisions GROUP]");
+                    + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--read-only-percent N] [--tls]"
+                    + " [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(4, args.length);
@@ -51,7 +53,8 @@ public final class ClientProcess {
         List<Store> stores = readStores(storesFile);
         ListAppendWorkload.Settings settings = new ListAppendWorkload.Settings((int) number(flags, "--clients", 4),
                 (int) number(flags, "--keys-per-store", 4), 4, 64, number(flags, "--seed", 1),
-                (int) number(flags, "--id-base", 0), number(flags, "--value-base", 0));
+                (int) number(flags, "--id-base", 0), number(flags, "--value-base", 0),
+                (int) number(flags, "--read-only-percent", 0));
         Thread.ofPlatform().daemon().name("parent-watch").start(ClientProcess::haltWhenParentGone);
         List<InetSocketAddress> addresses = stores.stream().map(Store::address).toList();
         ListAppendWorkload.Journal journal = History.journal(Path.of(args[2]));

@@ -39,6 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * its last operation: one transaction across every store it touches, whose
  * last operation is the sequence step that carries the prepare.
  *
+ * <p>With {@link Settings#readOnlyPercent} above 0, that share of the transactions only
+ * reads, and runs read-only ({@code Host.readOnly}) on a client host with snapshot reads on:
+ * it takes no locks on the stores and validates its reads at prepare.
+ *
  * <p>An outcome is {@code FAILED} only when the runtime said the transaction
  * was backed out ({@link TransactionAbortedException}). A
  * {@link NetworkException} is indeterminate, as an "info" operation is in
@@ -64,12 +68,19 @@ public final class ListAppendWorkload implements AutoCloseable {
      *     divided by 10,000: distinct bases keep the histories of several client hosts apart
      * @param valueBase appended values start above this (they must be unique across client hosts, and
      *     below 2^53: Waldo numbers are doubles)
+     * @param readOnlyPercent the share of transactions, in percent, that only read and run
+     *     read-only with snapshot reads (0: none, and snapshot reads stay off)
      */
     public record Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed,
-                           int idBase, long valueBase) {
+                           int idBase, long valueBase, int readOnlyPercent) {
         /** Settings for the only client host of a run. */
         public Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed) {
-            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0);
+            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0, 0);
+        }
+
+        /** These settings with {@code percent} of the transactions read-only, read through snapshot reads. */
+        public Settings withReadOnly(int percent) {
+            return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase, percent);
         }
     }
 
@@ -84,6 +95,10 @@ public final class ListAppendWorkload implements AutoCloseable {
     }
 
     private record Pending(int id, int process, long invokedAt, List<MicroOp> ops) {
+    }
+
+    /** One transaction's operations, and whether it runs read-only. */
+    private record Drawn(List<MicroOp> ops, boolean readOnly) {
     }
 
     /** {@code stores[i]} is store i's ListStore; {@code desks[i]} this host's ClientDesk connected to store i. */
@@ -115,6 +130,7 @@ public final class ListAppendWorkload implements AutoCloseable {
     private final ConcurrentLinkedQueue<Txn> finished = new ConcurrentLinkedQueue<>();
     private final Map<Integer, Pending> running = new ConcurrentHashMap<>();
     private final AtomicInteger committed = new AtomicInteger();
+    private final AtomicInteger readOnlyCommitted = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger indeterminate = new AtomicInteger();
     /** How many transactions ended without committing, by why: the abort reason, or "unreachable". */
@@ -129,6 +145,7 @@ public final class ListAppendWorkload implements AutoCloseable {
         this.journal = journal;
         this.nextValue = new AtomicLong(settings.valueBase() + 1);
         this.nextId = new AtomicInteger(settings.idBase());
+        net.host().useSnapshotReads(settings.readOnlyPercent() > 0);
     }
 
     /**
@@ -240,6 +257,11 @@ public final class ListAppendWorkload implements AutoCloseable {
         return committed.get();
     }
 
+    /** Read-only transactions committed so far (see {@link Settings#readOnlyPercent}). */
+    public int readOnlyCommitted() {
+        return readOnlyCommitted.get();
+    }
+
     /** Transactions that failed so far. */
     public int failed() {
         return failed.get();
@@ -300,7 +322,8 @@ public final class ListAppendWorkload implements AutoCloseable {
     }
 
     private void runOne(int process, Random random) {
-        List<MicroOp> ops = generate(random);
+        Drawn drawn = generate(random);
+        List<MicroOp> ops = drawn.ops();
         WList<Op> program = new WList<>();
         for (MicroOp op : ops) {
             Op step = new Op();
@@ -319,10 +342,16 @@ public final class ListAppendWorkload implements AutoCloseable {
         Outcome outcome;
         List<MicroOp> observed = ops;
         try {
-            WList<WList<Double>> results = current.desks().get(storeOf(ops.get(ops.size() - 1).key())).run(program, current.stores());
+            ClientDesk desk = current.desks().get(storeOf(ops.get(ops.size() - 1).key()));
+            WList<WList<Double>> results = drawn.readOnly()
+                    ? net.host().readOnly(() -> desk.run(program, current.stores()))
+                    : desk.run(program, current.stores());
             observed = withResults(ops, results);
             outcome = Outcome.OK;
             committed.incrementAndGet();
+            if (drawn.readOnly()) {
+                readOnlyCommitted.incrementAndGet();
+            }
         } catch (TransactionAbortedException backedOut) {
             outcome = Outcome.FAILED;
             failed.incrementAndGet();
@@ -342,22 +371,26 @@ public final class ListAppendWorkload implements AutoCloseable {
         finished.add(txn);
     }
 
-    /** 2 to maxOpsPerTxn operations, each an append or a read of a random key, in each store's current run. */
-    private List<MicroOp> generate(Random random) {
+    /**
+     * 2 to maxOpsPerTxn operations, each an append or a read of a random key, in each store's
+     * current run; a read-only transaction's ({@link Settings#readOnlyPercent} of them) only reads.
+     */
+    private Drawn generate(Random random) {
         List<MicroOp> ops = new ArrayList<>();
+        boolean readOnly = random.nextInt(100) < settings.readOnlyPercent();
         int count = 2 + random.nextInt(Math.max(1, settings.maxOpsPerTxn() - 1));
         for (int i = 0; i < count; i++) {
             int store = random.nextInt(incarnations.length());
             String slot = "s" + store + "r" + incarnations.get(store) + "k" + random.nextInt(settings.keysPerStore());
             AtomicInteger appends = slotAppends.computeIfAbsent(slot, s -> new AtomicInteger());
-            if (random.nextBoolean()) {
+            if (!readOnly && random.nextBoolean()) {
                 String key = slot + "g" + appends.getAndIncrement() / settings.appendsPerKey();
                 ops.add(MicroOp.append(key, nextValue.getAndIncrement()));
             } else {
                 ops.add(MicroOp.read(slot + "g" + appends.get() / settings.appendsPerKey(), null));
             }
         }
-        return ops;
+        return new Drawn(ops, readOnly);
     }
 
     private static int storeOf(String key) {

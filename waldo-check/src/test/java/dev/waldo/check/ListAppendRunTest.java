@@ -115,6 +115,23 @@ class ListAppendRunTest {
     }
 
     /**
+     * Walter's snapshot reads under the checker: 40% of the transactions only read, and run
+     * read-only on a client host with snapshot reads on (no locks on the stores, reads validated
+     * at prepare), among appends and locking reads of four keys per store. The history must stay
+     * strictly serializable, real-time order included.
+     */
+    @Test
+    void readOnlyTransactionsReadingSnapshotsStayStrictlySerializable() throws Exception {
+        workload = connect(startStores(4), new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 7)
+                .withReadOnly(40));
+        CheckResult result = runAndCheck("snapshot-reads", RUN);
+        assertValid(result);
+        assertThat(workload.readOnlyCommitted()).as("read-only transactions committed").isPositive();
+        System.out.println("snapshot-reads: " + workload.readOnlyCommitted() + " of " + workload.committed()
+                + " committed transactions were read-only");
+    }
+
+    /**
      * Paxos Commit's replicated decisions under the checker: three decision replicas (Raft, in
      * this JVM on loopback), and every store and the client settle their outcomes with them
      * ({@code --decisions}). The history must stay strictly serializable.
@@ -157,7 +174,7 @@ class ListAppendRunTest {
     @Test
     void faultsKeepHistoriesStrictlySerializable() throws Exception {
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults("faults", 5, true, FAULT_SEED);
+        FaultSchedule faults = startUnderFaults("faults", 5, true, FAULT_SEED, 0);
         CheckResult result = runUnderFaults("faults", run, faults);
         // The schedule and every client's choices follow from the seed (the machine's timing does not).
         assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
@@ -180,7 +197,7 @@ class ListAppendRunTest {
         replicas = LoopbackReplicas.start(3, dir.resolve("decisions"));
         register = RatisDecisionRegister.connect(replicas.group);
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults("faults-decisions", 5, false, FAULT_SEED, "--decisions",
+        FaultSchedule faults = startUnderFaults("faults-decisions", 5, false, FAULT_SEED, 0, "--decisions",
                 replicas.group.spec());
         CheckResult result = runUnderFaults("faults-decisions", run, faults);
         assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
@@ -192,10 +209,30 @@ class ListAppendRunTest {
                 .isPositive();
     }
 
+    /**
+     * The same faults with 40% of both client hosts' transactions read-only, reading snapshots:
+     * stores killed and restarted between a reader's reads and its validation, links cut while
+     * its prepare is on its way, the client process killed with readers in flight. The history
+     * must stay strictly serializable.
+     */
+    @Test
+    void faultsWithSnapshotReadsKeepHistoriesStrictlySerializable() throws Exception {
+        Duration run = RUN.plus(FAULT_RUN_EXTRA);
+        FaultSchedule faults = startUnderFaults("faults-snapshot-reads", 5, false, FAULT_SEED, 40);
+        CheckResult result = runUnderFaults("faults-snapshot-reads", run, faults);
+        assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
+                .isEmpty();
+        assertValid(result);
+        faults.assertRanToItsEnd();
+        assertThat(workload.readOnlyCommitted()).as("read-only transactions committed").isPositive();
+        assertThat(committedInvokedAfter(faults.lastHealedAt())).as("commits after the last fault healed")
+                .isPositive();
+    }
+
     /** The control: a scheduler that releases locks before the decision, under the same faults, is caught. */
     @Test
     void brokenSchedulerIsCaughtWithACycleUnderFaults() throws Exception {
-        FaultSchedule faults = startUnderFaults("broken-scheduler", 2, false, 4, "--broken-scheduler");
+        FaultSchedule faults = startUnderFaults("broken-scheduler", 2, false, 4, 0, "--broken-scheduler");
         // A cold start commits few transactions; the run goes on (the history grows) until it
         // shows a cycle, for at most five runs' time, faults injected all along.
         Thread injecting = faults.start(RUN.multipliedBy(5));
@@ -213,10 +250,11 @@ class ListAppendRunTest {
     /**
      * Three stores (with {@code flags}) each behind a proxy, this JVM's client host and a client
      * process connected through the proxies, and a fault schedule ready to start. Both client hosts
-     * journal to {@code target/check/journals-NAME}, so that a run that fails keeps its history.
+     * journal to {@code target/check/journals-NAME}, so that a run that fails keeps its history,
+     * and run {@code readOnlyPercent} of their transactions read-only with snapshot reads.
      */
-    private FaultSchedule startUnderFaults(String name, int keysPerStore, boolean tls, long seed, String... flags)
-            throws IOException, InterruptedException {
+    private FaultSchedule startUnderFaults(String name, int keysPerStore, boolean tls, long seed, int readOnlyPercent,
+            String... flags) throws IOException, InterruptedException {
         Path journals = OUTPUT.resolve("journals-" + name);
         if (Files.exists(journals)) {
             try (var old = Files.list(journals)) {
@@ -238,14 +276,17 @@ class ListAppendRunTest {
             proxied.add(proxy.address());
         }
         ListAppendWorkload.Settings settings = new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4,
-                APPENDS_PER_KEY, seed);
+                APPENDS_PER_KEY, seed).withReadOnly(readOnlyPercent);
         ListAppendWorkload.Journal journal = History.journal(journals.resolve("client.journal"));
         workload = register == null
                 ? ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false, settings, journal)
                 : ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false, settings, journal,
                         register);
-        // The client process settles with the stores' register too.
-        List<String> clientFlags = register == null ? List.of() : List.of("--decisions", replicas.group.spec());
+        // The client process settles with the stores' register too, and reads snapshots as this one does.
+        List<String> clientFlags = new ArrayList<>(List.of("--read-only-percent", String.valueOf(readOnlyPercent)));
+        if (register != null) {
+            clientFlags.addAll(List.of("--decisions", replicas.group.spec()));
+        }
         FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores,
                 storeFlags, clientFlags, proxies, workload, tls, keysPerStore);
         clients = faults;

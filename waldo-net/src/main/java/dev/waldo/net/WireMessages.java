@@ -68,10 +68,11 @@ final class WireMessages {
             case Message.Commit ignored -> frame.setCommit(Commit.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
-            case Message.Query ignored -> frame.setQuery(Query.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Query query -> frame.setQuery(Query.newBuilder().setTxnHost(host).setTxnSerial(serial)
+                    .setAsked(query.asked()));
             case Message.Delegate ignored -> frame.setDelegate(Delegate.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Answer answer -> frame.setAnswer(Answer.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                    .setOutcomeValue(answer.outcome().ordinal()));
+                    .setOutcomeValue(answer.outcome().ordinal()).setAsked(answer.asked()));
         }
     }
 
@@ -93,7 +94,7 @@ final class WireMessages {
         if (call.prepareWith() != null) {
             wire.setPrepare(true).addAllPrepareParticipants(aliases.thirdPartyAliases(call.prepareWith()));
         }
-        return wire.build();
+        return wire.setSnapshot(call.snapshot()).build();
     }
 
     private Reply encodeReply(Message.Reply reply, int host, long serial) {
@@ -164,7 +165,8 @@ final class WireMessages {
             case COMMIT -> new Message.Commit(txn(frame.getCommit().getTxnHost(), frame.getCommit().getTxnSerial()));
             case BACKOUT -> new Message.Backout(txn(frame.getBackout().getTxnHost(), frame.getBackout().getTxnSerial()));
             case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
-            case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()));
+            case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()),
+                    frame.getQuery().getAsked());
             case ANSWER -> decodeAnswer(frame.getAnswer());
             case DELEGATE -> new Message.Delegate(txn(frame.getDelegate().getTxnHost(), frame.getDelegate().getTxnSerial()));
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
@@ -191,7 +193,7 @@ final class WireMessages {
         };
         Set<Integer> prepareWith = call.getPrepare() ? aliases.receiverAnd(call.getPrepareParticipantsList()) : null;
         return new Message.Call(txn, aliases.priority(call.getPriority(), txn, clock),
-                aliases.callIdIn(call.getCallId()), request, prepareWith);
+                aliases.callIdIn(call.getCallId()), request, prepareWith, call.getSnapshot());
     }
 
     private Object decodeInvocation(Invocation invocation) {
@@ -254,7 +256,7 @@ final class WireMessages {
             throw new ProtocolViolationException("answer with unknown outcome " + answer.getOutcomeValue());
         }
         return new Message.Answer(txn(answer.getTxnHost(), answer.getTxnSerial()),
-                Message.Outcome.values()[answer.getOutcomeValue()]);
+                Message.Outcome.values()[answer.getOutcomeValue()], answer.getAsked());
     }
 
     private Map<String, Object> changes(List<Entry> entries) {

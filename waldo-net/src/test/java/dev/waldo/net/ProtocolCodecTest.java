@@ -149,6 +149,26 @@ class ProtocolCodecTest {
         assertThat(aChannel.isActive() && bChannel.isActive()).isTrue();
     }
 
+    /**
+     * A read-only attempt's calls say that it reads a snapshot (the callee takes no locks for it),
+     * with or without the prepare; every other call says it locks.
+     */
+    @Test
+    void aSnapshotReadersCallsSaySo() {
+        TxnId txn = new TxnId(a, 12);
+        Priority priority = new Priority(false, 40, a, 12);
+        Object invocation = new Requests.Invocation(7, "status", new Object[0]);
+        long callId = ((long) a << 40) | 5;
+        Message.Call snapshot = (Message.Call) aToB(new Message.Call(txn, priority, callId, invocation, null, true), 10);
+        assertThat(snapshot.snapshot()).isTrue();
+        assertThat(snapshot.prepareWith()).isNull();
+        Message.Call last = (Message.Call) aToB(new Message.Call(txn, priority, callId + 1, invocation, Set.of(), true), 11);
+        assertThat(last.snapshot()).isTrue();
+        assertThat(last.prepareWith()).containsExactly(b);
+        Message.Call locking = (Message.Call) aToB(new Message.Call(txn, priority, callId + 2, invocation), 12);
+        assertThat(locking.snapshot()).isFalse();
+    }
+
     @Test
     void cooperativeTerminationQueryAndAnswerArriveIntact() {
         TxnId txn = new TxnId(a, 12);
@@ -156,8 +176,10 @@ class ProtocolCodecTest {
         aToB(new Message.Call(txn, priority, ((long) a << 40) | 1, new Requests.Invocation(7, "f", new Object[0])), 10);
         assertThat(aToB(new Message.Prepare(txn, Set.of(b)), 11)).isEqualTo(new Message.Prepare(txn, Set.of(b)));
         assertThat(bToA(new Message.Query(txn), 12)).isEqualTo(new Message.Query(txn));
+        assertThat(bToA(new Message.Query(txn, 41), 12)).isEqualTo(new Message.Query(txn, 41));
         for (Message.Outcome outcome : Message.Outcome.values()) {
             assertThat(aToB(new Message.Answer(txn, outcome), 13)).isEqualTo(new Message.Answer(txn, outcome));
+            assertThat(aToB(new Message.Answer(txn, outcome, 41), 13)).isEqualTo(new Message.Answer(txn, outcome, 41));
         }
     }
 

@@ -40,7 +40,7 @@ public interface Binding {
      * The value a transaction starts from when it first touches a variable
      * bound here, instead of the variable's last committed value: the outside
      * system's state, read while the transaction holds the variable's lock
-     * (a bound Map is locked as a whole). The loaded value is also the
+     * (a bound Map as a whole, unless it is {@link #keyed}). The loaded value is also the
      * {@link BoundTransaction.Change#before} that {@link #prepare} sees, so a
      * binding pushes exactly the difference between what it read and what the
      * transaction wrote. Every attempt of a transaction loads afresh.
@@ -51,12 +51,31 @@ public interface Binding {
      * @param owner the endpoint or service that owns the variable
      * @param variable the variable's name in the Waldo source
      * @param annotation the annotation that bound it here
+     * @param transaction the attempt that loads ({@link BoundTransaction#id()} in its prepare): an
+     *     attempt that touches several bound variables may have them loaded from one read of the
+     *     outside system
      * @return the value to start from (a {@code WMap} for a Map variable), or null for the committed value
      * @throws Exception if the outside system cannot be read; the transaction then fails with an
      *     {@link ApplicationException} carrying the message, which Waldo code may catch
      */
-    default Object load(WaldoObject owner, String variable, Annotation annotation) throws Exception {
+    default Object load(WaldoObject owner, String variable, Annotation annotation, String transaction)
+            throws Exception {
         return null;
+    }
+
+    /**
+     * Whether the Map variables bound here by {@code annotation} are locked per key, as unbound
+     * maps are (reads of a key shared, every other use of it exclusive, the whole map only for
+     * whole uses), instead of as a whole and exclusively (the default). Such a map is still
+     * {@link #load}ed whole, once per attempt, at the attempt's first touch: what it then holds for a
+     * key the attempt does not lock yet is whatever the outside system held, another transaction's
+     * change in progress included, so a program that uses a key of it must keep every transaction
+     * that could change that key out from before that first touch on (WaldoConf's VLAN service takes
+     * Claret's abstract locks on counters first; see its README). For that price, transactions
+     * that use different keys of one outside table run side by side.
+     */
+    default boolean keyed(Annotation annotation) {
+        return false;
     }
 
     /** Applies or validates the changes; must not return null. */

@@ -23,11 +23,26 @@ final class BoundLoads {
     }
 
     /**
-     * The value the first binding that loads {@code cell} returns, or null when none does.
+     * Whether {@code cell} is a Map that a binding of {@code host} locks per key ({@link
+     * Binding#keyed}) rather than as a whole.
+     */
+    static boolean keyed(Host host, Cell cell) {
+        for (Annotation annotation : cell.annotations()) {
+            Binding binding = host.binding(annotation.name());
+            if (binding != null && binding.keyed(annotation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The value the first binding that loads {@code cell} returns for attempt {@code transaction},
+     * or null when none does.
      *
      * @throws ApplicationException when a binding fails to load, with its message
      */
-    static Object load(Host host, Cell cell) {
+    static Object load(Host host, Cell cell, String transaction) {
         for (Annotation annotation : cell.annotations()) {
             Binding binding = host.binding(annotation.name());
             if (binding == null) {
@@ -35,7 +50,7 @@ final class BoundLoads {
             }
             Object loaded;
             try {
-                loaded = binding.load(cell.owner(), cell.name(), annotation);
+                loaded = binding.load(cell.owner(), cell.name(), annotation, transaction);
             } catch (AbortSignal | WaldoException e) {
                 throw e;
             } catch (Exception e) {

@@ -43,7 +43,7 @@ public record BoundTransaction(String id, List<Change> changes, List<String> pee
 
     /**
      * The change of {@code variable} on {@code owner}, if this transaction changed it (a binding's
-     * typed way to look at one variable, e.g. {@code change(service, VlanSwitch.VLANS)}).
+     * typed way to look at one variable, e.g. {@code change(service, VlanSwitch.NAMES)}).
      */
     public Optional<Change> change(WaldoObject owner, Variable<?> variable) {
         return changes.stream().filter(c -> c.owner() == owner && variable.matches(c)).findFirst();

@@ -74,6 +74,10 @@ public final class Host implements AutoCloseable {
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
     private volatile boolean abstractLocks = true;
+    /** Whether read-only transactions started here read a snapshot ({@link #useSnapshotReads}). */
+    private volatile boolean snapshotReads;
+    /** True on a thread inside {@link #readOnly}: the roots it starts here are read-only. */
+    private final ThreadLocal<Boolean> readOnlyCalls = ThreadLocal.withInitial(() -> false);
     /** Settles distributed outcomes (see {@link DecisionRegister}), or null: this host's core decides alone. */
     private final DecisionRegister register;
     /** Attempts this host is asking the register about now. */
@@ -248,6 +252,50 @@ public final class Host implements AutoCloseable {
      */
     public void useFastCommit(boolean on) {
         inCore(() -> core.useFastCommit(on));
+    }
+
+    /**
+     * Turns snapshot reads on or off (the default) for the read-only transactions started on this
+     * host ({@link #readOnly}): on, such a transaction takes no lock on any host it reads, so it
+     * never waits for a writer that is running or preparing (a slow device push, say) and never
+     * wounds one; a read waits only for writers that already voted yes and are undecided (they
+     * may have committed before it began), and each host validates its reads at prepare, so it
+     * stays strictly serializable (see the module README, "Snapshot reads"). One whose validation
+     * fails (a writer voted yes or installed over what it read in between) runs again; after
+     * {@link #SNAPSHOT_ATTEMPTS} such attempts it runs as an ordinary locking transaction, so
+     * that a stream of writers cannot starve it. Off, read-only transactions are ordinary ones.
+     * The hosts it reads need no setting of their own.
+     */
+    public void useSnapshotReads(boolean on) {
+        snapshotReads = on;
+    }
+
+    /** How many attempts of a read-only transaction read a snapshot before it falls back to locking. */
+    public static final int SNAPSHOT_ATTEMPTS = 3;
+
+    /** Whether read-only transactions started here read a snapshot ({@link #useSnapshotReads}). */
+    public boolean snapshotReads() {
+        return snapshotReads;
+    }
+
+    /**
+     * Runs {@code calls}, host code that calls Public functions of objects on this host, so that
+     * each transaction it starts here is read-only: with {@link #useSnapshotReads snapshot reads}
+     * on, it reads a snapshot instead of locking, and a write in it, on any host, raises an
+     * {@link ApplicationException} naming the variable (the transaction then fails as with any
+     * uncaught application error). With snapshot reads off, they run as ordinary transactions.
+     * The read-only choice is the caller's: the runtime checks it but does not guess it.
+     *
+     * @return what {@code calls} returned
+     */
+    public <T> T readOnly(Supplier<T> calls) {
+        boolean outer = readOnlyCalls.get();
+        readOnlyCalls.set(true);
+        try {
+            return calls.get();
+        } finally {
+            readOnlyCalls.set(outer);
+        }
     }
 
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
@@ -641,7 +689,9 @@ public final class Host implements AutoCloseable {
             throw new IllegalStateException("host " + id + " is closed; cannot run " + function);
         }
         String root = object.kind() + "." + function;
-        TxnId attempt = startAttempt(root, () -> core.begin(object.objectId()));
+        boolean snapshot = snapshotReads && readOnlyCalls.get();
+        int snapshotAttempts = 1;
+        TxnId attempt = startAttempt(root, () -> core.begin(object.objectId()), snapshot);
         while (true) {
             LocalTxn txn = txns.get(attempt);
             T value = null;
@@ -667,7 +717,8 @@ public final class Host implements AutoCloseable {
                 }
                 case RETRY -> {
                     TxnId previous = attempt;
-                    attempt = startAttempt(root, () -> core.retry(previous));
+                    boolean again = snapshot && snapshotAttempts++ < SNAPSHOT_ATTEMPTS;
+                    attempt = startAttempt(root, () -> core.retry(previous), again);
                 }
                 case REFUSED -> throw new TransactionAbortedException(TransactionAbortedException.Reason.VOTED_NO,
                         object.kind() + "." + function + ": " + done.reason());
@@ -676,11 +727,15 @@ public final class Host implements AutoCloseable {
         }
     }
 
-    private TxnId startAttempt(String root, Supplier<TxnId> start) {
+    /** Starts an attempt of root {@code root}; with {@code snapshot}, one that reads a snapshot. */
+    private TxnId startAttempt(String root, Supplier<TxnId> start, boolean snapshot) {
         lock.lock();
         try {
             TxnId attempt = start.get();
-            txns.put(attempt, new LocalTxn(this, attempt, root));
+            if (snapshot) {
+                core.readSnapshot(attempt);
+            }
+            txns.put(attempt, new LocalTxn(this, attempt, root, snapshot));
             rootOutcomes.put(attempt, new CompletableFuture<>());
             applyOutbox();
             return attempt;
@@ -980,7 +1035,8 @@ public final class Host implements AutoCloseable {
      */
     private void serve(Decision.RunCall run) {
         boolean fresh = !txns.containsKey(run.txn());
-        LocalTxn txn = txns.computeIfAbsent(run.txn(), attempt -> new LocalTxn(this, attempt, null));
+        LocalTxn txn = txns.computeIfAbsent(run.txn(), attempt -> new LocalTxn(this, attempt, null,
+                core.readsSnapshot(attempt)));
         if (fresh && receiving == Thread.currentThread() && servesOnReceivingThread(run.request())) {
             txn.startedOnReceivingThread = true;
             receivedCalls.add(run);
@@ -1025,7 +1081,7 @@ public final class Host implements AutoCloseable {
     private LocalTxn restarted(TxnId attempt, LocalTxn replaced) {
         lock.lock();
         try {
-            LocalTxn fresh = new LocalTxn(this, attempt, null);
+            LocalTxn fresh = new LocalTxn(this, attempt, null, replaced.snapshot);
             if (!txns.replace(attempt, replaced, fresh)) {
                 return replaced; // not its attempt's state any more: the run on a thread finds it ended
             }
@@ -1136,8 +1192,8 @@ public final class Host implements AutoCloseable {
     }
 
     private void prepareLocal(TxnId attempt, LocalTxn txn) {
-        Map<String, List<BoundTransaction.Change>> changes =
-                txn == null || bindings.isEmpty() ? Map.of() : txn.boundChanges(bindings.keySet());
+        Map<String, List<BoundTransaction.Change>> changes = txn == null || txn.snapshot || bindings.isEmpty()
+                ? Map.of() : txn.boundChanges(bindings.keySet());
         if (changes.isEmpty()) {
             core.vote(attempt, true, null);
             return;
@@ -1178,7 +1234,9 @@ public final class Host implements AutoCloseable {
             core.finished(attempt); // restored from storage: its bindings finish through their own recovery
             return;
         }
-        txn.install();
+        if (!txn.snapshot) {
+            txn.install(); // a snapshot reader's working copies are what it read, not to be written back
+        }
         PrintStream out = output;
         for (String line : txn.printed()) {
             out.println(line);

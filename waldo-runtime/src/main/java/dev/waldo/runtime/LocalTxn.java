@@ -1,6 +1,7 @@
 package dev.waldo.runtime;
 
 import dev.waldo.runtime.core.LockId;
+import dev.waldo.runtime.core.LockMode;
 import dev.waldo.runtime.core.TxnId;
 import dev.waldo.runtime.lang.Values;
 import java.util.ArrayList;
@@ -31,6 +32,12 @@ final class LocalTxn implements Ctx {
     final TxnId id;
     /** The Public function ({@code Kind.function}) whose root body this attempt runs here; null for a served call. */
     final String root;
+    /**
+     * A read-only attempt that reads a snapshot instead of locking ({@link Host#readOnly}): its
+     * reads take READ locks, which the core serves without locking, it loads nothing from
+     * bindings (it reads what the host committed), it writes nothing, and it installs nothing.
+     */
+    final boolean snapshot;
     private volatile boolean wounded;
     private final Set<LockId> held = ConcurrentHashMap.newKeySet();
     private final Map<Cell, Object> working = new LinkedHashMap<>();
@@ -51,10 +58,11 @@ final class LocalTxn implements Ctx {
     /** The bindings that were asked to prepare this attempt, for commit or abort. */
     List<Host.PreparedBinding> preparedBindings = List.of();
 
-    LocalTxn(Host host, TxnId id, String root) {
+    LocalTxn(Host host, TxnId id, String root, boolean snapshot) {
         this.host = host;
         this.id = id;
         this.root = root;
+        this.snapshot = snapshot;
     }
 
     /** The attempt behind {@code ctx}, which must be running on {@code owner}'s host. */
@@ -147,9 +155,18 @@ final class LocalTxn implements Ctx {
         }
     }
 
-    /** Takes {@code lock} for the attempt, blocking until it is granted. */
+    /**
+     * Takes {@code lock} for the attempt, blocking until it is granted.
+     *
+     * @throws ApplicationException if the attempt is read-only and would write
+     */
     void acquire(LockId lock) {
         checkLive();
+        if (snapshot && lock.mode() != LockMode.READ) {
+            throw new ApplicationException("read-only transaction " + id + " tried to change variable '"
+                    + lock.variable() + "' on host " + host.id() + " (a " + lock.mode() + "); a transaction run"
+                    + " through Host.readOnly may only read: call this function as an ordinary transaction");
+        }
         for (LockId covering : lock.coveredBy()) {
             if (held.contains(covering)) {
                 return;
@@ -168,6 +185,29 @@ final class LocalTxn implements Ctx {
     }
 
     /**
+     * The mode in which this attempt locks {@code cell} for a use in {@code mode}: that mode when
+     * the cell is {@link #boosted}, or for a read-only attempt (whose reads read a snapshot and
+     * whose writes {@link #acquire} refuses); else exclusively.
+     */
+    LockMode modeFor(Cell cell, LockMode mode) {
+        return snapshot || boosted(cell) ? mode : LockMode.WRITE;
+    }
+
+    /**
+     * The mode in which this attempt locks a key of map {@code cell}, or the whole map, for a use in
+     * {@code mode}: as {@link #modeFor}, except that a map its binding locks per key ({@link
+     * Binding#keyed}) shares reads.
+     */
+    LockMode mapMode(Cell cell, LockMode mode) {
+        return mode == LockMode.READ && keyed(cell) ? LockMode.READ : modeFor(cell, mode);
+    }
+
+    /** Whether {@code cell} is a bound Map that its binding locks per key ({@link Binding#keyed}). */
+    boolean keyed(Cell cell) {
+        return BoundLoads.keyed(host, cell);
+    }
+
+    /**
      * The attempt's working state of {@code cell}, made on first touch: from
      * what a binding loads ({@link Binding#load}), or else from {@code initial}.
      * The caller holds the cell's lock, so the load happens under it.
@@ -178,11 +218,13 @@ final class LocalTxn implements Ctx {
                 return working.get(cell);
             }
         }
-        boolean bound = bound(cell);
-        if (bound && host.servingWithoutWaits()) {
+        // A snapshot reader reads what the host committed: a load would read the outside system,
+        // which a writer's binding may be changing right now (it takes no lock to keep it out).
+        boolean loads = bound(cell) && !snapshot;
+        if (loads && host.servingWithoutWaits()) {
             throw new WouldBlock(); // a binding's load may wait on its device
         }
-        Object loaded = bound ? BoundLoads.load(host, cell) : null;
+        Object loaded = loads ? BoundLoads.load(host, cell, id.toString()) : null;
         synchronized (working) {
             if (working.containsKey(cell)) {
                 // Another thread of this attempt touched the cell first (both hold its lock, as

@@ -57,22 +57,22 @@ public final class TCSet<E> implements Cell {
 
     /** Locks the whole set and returns {@code element}'s count, this transaction's changes included. */
     public double count(Ctx ctx, E element) {
-        return lockWhole(ctx).whole.count(element);
+        return lockWhole(ctx, LockMode.READ).whole.count(element);
     }
 
     /** Locks the whole set and returns the elements whose count is positive, in natural order. */
     public WList<E> elements(Ctx ctx) {
-        return lockWhole(ctx).whole.elements();
+        return lockWhole(ctx, LockMode.READ).whole.elements();
     }
 
     /** Locks the whole set and returns a copy of it. */
     public WCSet<E> whole(Ctx ctx) {
-        return lockWhole(ctx).whole.copy();
+        return lockWhole(ctx, LockMode.READ).whole.copy();
     }
 
     /** Locks the whole set and replaces its counts with {@code value}'s. */
     public void setWhole(Ctx ctx, WCSet<E> value) {
-        Working<E> working = lockWhole(ctx);
+        Working<E> working = lockWhole(ctx, LockMode.WRITE);
         working.whole = value.copy();
     }
 
@@ -89,9 +89,14 @@ public final class TCSet<E> implements Cell {
         return working(txn);
     }
 
-    private Working<E> lockWhole(Ctx ctx) {
+    /**
+     * Locks the whole set for a use in {@code mode}: exclusively, as every whole use of a set
+     * does (so that a reader waits for open adders and sees exactly the adds committed before
+     * it), except for a read-only attempt's reads, which read a snapshot.
+     */
+    private Working<E> lockWhole(Ctx ctx, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        txn.acquire(wholeLock);
+        txn.acquire(txn.snapshot ? wholeLock.inMode(mode) : wholeLock);
         Working<E> working = working(txn);
         if (working.whole == null) {
             working.whole = committed.copy(); // no adder holds the set now: the committed counts are final

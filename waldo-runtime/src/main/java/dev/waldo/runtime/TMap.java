@@ -19,8 +19,10 @@ import java.util.Map;
  * that see the whole key set (size, iteration, whole-map read) read-lock the
  * whole map, and whole assignment write-locks it; a whole lock conflicts with
  * every key lock it is not compatible with. A map bound to a {@link Binding}
- * is always locked as a whole and exclusively, and a host with abstract locks
- * off ({@link Host#useAbstractLocks}) locks keys exclusively.
+ * is locked as a whole and exclusively, unless its binding locks it per key
+ * ({@link Binding#keyed}: reads of a key shared, every other use exclusive);
+ * a host with abstract locks off ({@link Host#useAbstractLocks}) locks keys
+ * exclusively.
  */
 public final class TMap<K, V> implements Cell {
     /** Marks a key the transaction found absent or removed. */
@@ -29,11 +31,19 @@ public final class TMap<K, V> implements Cell {
     /**
      * One transaction's view of the map: the keys it touched (their values,
      * {@code ABSENT}, or the {@link Delta} of a key it only added to), or, once
-     * it locked the whole map, a whole working copy.
+     * it locked the whole map, a whole working copy. For a bound map its binding
+     * loaded, {@code base} is that load: what an untouched key holds for the
+     * transaction, instead of the committed value.
      */
     private static final class Working<K, V> {
         final Map<K, Object> touched = new LinkedHashMap<>();
+        WMap<K, V> base;
         WMap<K, V> whole;
+
+        /** What an untouched key reads: the binding's load if there is one, else the committed map. */
+        WMap<K, V> startingFrom(WMap<K, V> committed) {
+            return base != null ? base : committed;
+        }
     }
 
     private final WaldoObject owner;
@@ -132,6 +142,10 @@ public final class TMap<K, V> implements Cell {
             working.touched.put(key, pending.then(delta));
         } else if (current != null) {
             working.touched.put(key, added(key, current, delta));
+        } else if (working.base != null) {
+            // A bound map locks the key exclusively: the value it loaded is final until the end.
+            working.touched.put(key, added(key, working.base.containsKey(key)
+                    ? Values.copy(working.base.get(key)) : ABSENT, delta));
         } else if (committed.containsKey(key)) {
             working.touched.put(key, delta);
         } else {
@@ -189,24 +203,33 @@ public final class TMap<K, V> implements Cell {
         return Values.copy(committed); // the runtime's own read, under the host's lock: it must not wait
     }
 
+    /** The map the transaction leaves: its whole copy, or what it started from with the keys it touched applied. */
     @Override
     @SuppressWarnings("unchecked")
     public Object afterValue(Object working) {
-        return Values.copy(applied((Working<K, V>) working));
+        Working<K, V> view = (Working<K, V>) working;
+        return Values.copy(view.whole != null ? view.whole
+                : withTouched(new WMap<>(view.startingFrom(committed)), view));
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public Object workingFrom(Object loaded) {
         Working<K, V> working = new Working<>();
-        working.whole = Values.copy((WMap<K, V>) loaded);
+        working.base = Values.copy((WMap<K, V>) loaded);
         return working;
     }
 
+    /**
+     * Installs the transaction's whole copy, or the keys it touched onto the committed map (not the
+     * binding's load: other keys may have been committed since, by transactions that held them).
+     */
     @Override
     @SuppressWarnings("unchecked")
     public void install(Object working) {
-        committed = applied((Working<K, V>) working);
+        Working<K, V> view = (Working<K, V>) working;
+        // Shallow is enough: committed values are never mutated, touched ones belong to the transaction.
+        committed = view.whole != null ? view.whole : withTouched(new WMap<>(committed), view);
     }
 
     @SuppressWarnings("unchecked")
@@ -234,7 +257,7 @@ public final class TMap<K, V> implements Cell {
         }
         Object current = working.touched.get(key);
         if (current == null || current instanceof Delta) {
-            WMap<K, V> now = committed;
+            WMap<K, V> now = working.startingFrom(committed);
             Object base = now.containsKey(key) ? Values.copy(now.get(key)) : ABSENT;
             current = current == null ? base : ((Delta) current).applyTo(base);
             working.touched.put(key, current);
@@ -244,18 +267,21 @@ public final class TMap<K, V> implements Cell {
 
     private Working<K, V> lockKey(Ctx ctx, K key, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        // A bound map is read from its outside system and pushed to it as a whole, so it is locked as one.
-        txn.acquire(txn.bound(this) ? LockId.whole(owner.objectId(), name)
-                : LockId.key(owner.objectId(), name, key, txn.boosted(this) ? mode : LockMode.WRITE));
+        // A bound map is read from its outside system and pushed to it as a whole, so it is locked as
+        // one, unless its binding locks it per key; a snapshot reader loads nothing, so it reads the
+        // key alone.
+        txn.acquire(txn.bound(this) && !txn.keyed(this) && !txn.snapshot ? LockId.whole(owner.objectId(), name)
+                : LockId.key(owner.objectId(), name, key, txn.mapMode(this, mode)));
         return working(txn);
     }
 
     private Working<K, V> lockWhole(Ctx ctx, LockMode mode) {
         LocalTxn txn = LocalTxn.on(ctx, owner);
-        txn.acquire(LockId.whole(owner.objectId(), name, txn.boosted(this) ? mode : LockMode.WRITE));
+        txn.acquire(LockId.whole(owner.objectId(), name, txn.mapMode(this, mode)));
         Working<K, V> working = working(txn);
         if (working.whole == null) {
-            WMap<K, V> whole = Values.copy(committed); // deep: the transaction may mutate values in place
+            // Deep: the transaction may mutate values in place.
+            WMap<K, V> whole = Values.copy(working.startingFrom(committed));
             working.whole = withTouched(whole, working);
             working.touched.clear();
         }
@@ -265,16 +291,6 @@ public final class TMap<K, V> implements Cell {
     @SuppressWarnings("unchecked")
     private Working<K, V> working(LocalTxn txn) {
         return (Working<K, V>) txn.working(this, Working::new);
-    }
-
-    /** The map as {@code working} would leave it: the committed map with the touched keys applied. */
-    @SuppressWarnings("unchecked")
-    private WMap<K, V> applied(Working<K, V> working) {
-        if (working.whole != null) {
-            return working.whole;
-        }
-        // Shallow is enough: committed values are never mutated, touched ones belong to the transaction.
-        return withTouched(new WMap<>(committed), working);
     }
 
     /**

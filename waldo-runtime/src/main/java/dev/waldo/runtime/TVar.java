@@ -182,9 +182,9 @@ public final class TVar<T> implements Cell {
         }
     }
 
-    /** Locks the variable in {@code mode} (exclusively when not boosted) and returns the transaction's slot. */
+    /** Locks the variable in {@code mode} (see {@link LocalTxn#modeFor}) and returns the transaction's slot. */
     private Slot slot(LocalTxn txn, LockMode mode) {
-        txn.acquire(LockId.whole(owner.objectId(), name, txn.boosted(this) ? mode : LockMode.WRITE));
+        txn.acquire(LockId.whole(owner.objectId(), name, txn.modeFor(this, mode)));
         return (Slot) txn.working(this, Slot::new);
     }
 }

@@ -52,14 +52,15 @@ class BindingLoadTest {
     }
 
     /** An outside system holding a map: loads it, and in prepare applies the transaction's difference to it. */
-    static final class Outside implements Binding {
+    static class Outside implements Binding {
         final WMap<String, Double> held = new WMap<>();
         final List<String> prepared = new CopyOnWriteArrayList<>();
         volatile int loads;
         volatile String failure;
 
         @Override
-        public synchronized Object load(WaldoObject owner, String variable, Annotation annotation) {
+        public synchronized Object load(WaldoObject owner, String variable, Annotation annotation,
+                String transaction) {
             loads++;
             if (failure != null) {
                 throw new IllegalStateException(failure);
@@ -157,6 +158,56 @@ class BindingLoadTest {
         }
         assertThat(outside.held).hasSize(writers);
         assertThat(table.table.committed()).hasSize(writers);
+    }
+
+    /** {@link Outside}, locking its maps per key ({@link Binding#keyed}). */
+    static final class KeyedOutside extends Outside {
+        @Override
+        public boolean keyed(Annotation annotation) {
+            return true;
+        }
+    }
+
+    /**
+     * A map its binding locks per key: a transaction holding one key does not hold up another that
+     * changes a different key (it commits meanwhile), reads of a key are shared, and a whole read
+     * waits for the writers of every key. Each prepare sees its own load (taken at its first touch)
+     * and its own change, and each install adds its own keys, keeping the other's.
+     */
+    @Test
+    void aKeyedBoundMapLetsTransactionsOnDifferentKeysRunSideBySide() throws Exception {
+        KeyedOutside outside = new KeyedOutside();
+        host.bind("dev", outside);
+        Table table = new Table(host);
+        outside.held.put("shared", 1.0);
+        Latch holding = new Latch("the first writer holds key a");
+        Latch release = new Latch("the first writer may end");
+        try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
+            Future<?> first = pool.submit(() -> table.atomically(ctx -> {
+                table.table.read(ctx, "shared");
+                table.table.put(ctx, "a", 1.0);
+                holding.open();
+                release.await();
+                return null;
+            }));
+            holding.await();
+            table.atomically(ctx -> {
+                table.table.read(ctx, "shared");
+                table.table.put(ctx, "b", 2.0);
+                return null;
+            });
+            Future<Integer> whole = pool.submit(() -> table.atomically(ctx -> table.table.size(ctx)));
+            Awaiting.until(() -> host.waitingLockRequests() == 1, "the whole read waits for the writer of a");
+            release.open();
+            first.get();
+            assertThat(whole.get()).isEqualTo(3);
+        }
+        // The first writer loaded before the second committed: its prepare sees its own load, which
+        // lacks b, and its own change; the outside system keeps b since the binding applies differences.
+        assertThat(outside.prepared).containsExactly("table {shared=1.0}->{shared=1.0, b=2.0}",
+                "table {shared=1.0}->{shared=1.0, a=1.0}");
+        assertThat(outside.held).containsOnlyKeys("shared", "a", "b");
+        assertThat(table.table.committed()).containsOnlyKeys("shared", "a", "b");
     }
 
     @Test

@@ -2,11 +2,7 @@ package dev.waldo.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waldo.runtime.core.Envelope;
-import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.testing.Node;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class CommitReturnTest {
     private InMemoryNetwork network;
-    private HoldingTransport coordinatorLink;
+    private CommitHoldingTransport coordinatorLink;
     private Host participantHost;
     private Node coordinator;
     private Node participant;
@@ -29,7 +25,7 @@ class CommitReturnTest {
     @BeforeEach
     void connect() {
         network = new InMemoryNetwork();
-        coordinatorLink = new HoldingTransport(network.attach("coordinator"));
+        coordinatorLink = new CommitHoldingTransport(network.attach("coordinator"));
         Host coordinatorHost = Host.create("coordinator", coordinatorLink);
         participantHost = Host.inMemory(network, "participant");
         Host.Connection<Node, Node> pair = coordinatorHost.connect(Node::create, participantHost, Node::create);
@@ -100,36 +96,5 @@ class CommitReturnTest {
         coordinatorLink.holdCommits(false);
         call.get();
         assertThat(binding.events()).last().asString().startsWith("commit");
-    }
-
-    /** Passes messages through, except that it can hold back Commit messages until released. */
-    private static final class HoldingTransport extends ForwardingTransport {
-        private final List<Envelope> held = new ArrayList<>();
-        private boolean holding;
-
-        HoldingTransport(Transport inner) {
-            super(inner);
-        }
-
-        synchronized void holdCommits(boolean hold) {
-            holding = hold;
-            if (!hold) {
-                held.forEach(super::send);
-                held.clear();
-            }
-        }
-
-        synchronized int heldCommits() {
-            return held.size();
-        }
-
-        @Override
-        public synchronized void send(Envelope envelope) {
-            if (holding && envelope.message() instanceof Message.Commit) {
-                held.add(envelope);
-            } else {
-                super.send(envelope);
-            }
-        }
     }
 }

@@ -263,7 +263,7 @@ class ParallelCallsTest {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         shared.host().bind("test", new Binding() {
             @Override
-            public Object load(WaldoObject owner, String variable, Annotation annotation) {
+            public Object load(WaldoObject owner, String variable, Annotation annotation, String transaction) {
                 bothLoading.countDown();
                 awaitCapped(bothLoading, "both calls to load the variable");
                 if ("reader".equals(role.get())) {
@@ -315,7 +315,7 @@ class ParallelCallsTest {
      */
     @Test
     void aWaitStartedAfterTheAttemptWasWoundedFailsAtOnce() {
-        LocalTxn txn = new LocalTxn(origin.host(), new dev.waldo.runtime.core.TxnId(1, 999), null);
+        LocalTxn txn = new LocalTxn(origin.host(), new dev.waldo.runtime.core.TxnId(1, 999), null, false);
         txn.wound();
         assertThat(txn.awaitGrant(dev.waldo.runtime.core.LockId.whole(((WaldoObject) origin).objectId(), "x",
                 dev.waldo.runtime.core.LockMode.WRITE))).isCompletedExceptionally();

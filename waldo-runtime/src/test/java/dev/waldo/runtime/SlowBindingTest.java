@@ -45,7 +45,7 @@ class SlowBindingTest {
         final Latch finishMayEnd = new Latch("the test to let the commit or abort end");
 
         @Override
-        public Object load(WaldoObject owner, String variable, Annotation annotation) {
+        public Object load(WaldoObject owner, String variable, Annotation annotation, String transaction) {
             loads.add(held);
             return held;
         }

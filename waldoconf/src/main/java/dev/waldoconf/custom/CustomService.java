@@ -155,9 +155,9 @@ public final class CustomService {
         /** The trial keeper takes back the pending trial the journal holds, so confirm and rollback find it. */
         @Override
         public void restore(TrialRecord<List<PreImage>> committed) {
-            if (committed != null && committed.hasTrial()) {
-                program.call(trials, "restore", committed.trial(), (double) committed.deadlineEpochSeconds(),
-                        String.join(",", committed.switches()));
+            if (committed != null) {
+                committed.onlyTrial().ifPresent(trial -> program.call(trials, "restore", trial.change(),
+                        (double) trial.deadlineEpochSeconds(), String.join(",", trial.switches())));
             }
         }
 

@@ -1,23 +1,28 @@
 package dev.waldoconf.device;
 
 import dev.waldoconf.model.PortRanges;
+import dev.waldoconf.model.SwitchPart;
+import dev.waldoconf.model.SwitchPart.Member;
+import dev.waldoconf.model.SwitchPart.Membership;
 import dev.waldoconf.service.DeviceJournal;
-import dev.waldoconf.model.SwitchState;
-import dev.waldoconf.model.Vlan;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * How a switch service's {@link DeviceJournal} writes a VLAN state: one line per VLAN
- * ({@code vlan ID NAME TAGGED UNTAGGED}, the name URL-encoded, port ranges or '-') and one per PVID
+ * How a switch service's {@link DeviceJournal} writes part of a VLAN configuration
+ * ({@link SwitchPart}): a VLAN's name ({@code name ID NAME}, URL-encoded) or its absence
+ * ({@code no-vlan ID}); memberships grouped per VLAN ({@code tagged ID PORTS},
+ * {@code untagged ID PORTS}, {@code not-member ID PORTS}, ports as ranges); and PVIDs
  * ({@code pvid PORT VLAN}).
  */
-public final class VlanStateFormat implements DeviceJournal.StateFormat<SwitchState> {
+public final class VlanStateFormat implements DeviceJournal.StateFormat<SwitchPart> {
     /** The one instance: the format has no settings. */
     public static final VlanStateFormat INSTANCE = new VlanStateFormat();
 
@@ -25,40 +30,44 @@ public final class VlanStateFormat implements DeviceJournal.StateFormat<SwitchSt
     }
 
     @Override
-    public List<String> lines(SwitchState state) {
+    public List<String> lines(SwitchPart part) {
         List<String> lines = new ArrayList<>();
-        for (Vlan vlan : state.vlans().values()) {
-            lines.add("vlan " + vlan.id() + " " + URLEncoder.encode(vlan.name(), StandardCharsets.UTF_8) + " "
-                    + orDash(PortRanges.format(vlan.tagged())) + " " + orDash(PortRanges.format(vlan.untagged())));
-        }
-        state.pvids().forEach((port, vlan) -> lines.add("pvid " + port + " " + vlan));
+        part.names().forEach((id, name) -> lines.add(name.map(present -> "name " + id + " "
+                + URLEncoder.encode(present, StandardCharsets.UTF_8)).orElse("no-vlan " + id)));
+        TreeMap<Integer, TreeMap<String, SortedSet<Integer>>> byVlan = new TreeMap<>();
+        part.members().forEach((member, membership) -> byVlan.computeIfAbsent(member.vlan(), v -> new TreeMap<>())
+                .computeIfAbsent(word(membership), w -> new TreeSet<>()).add(member.port()));
+        byVlan.forEach((vlan, kinds) -> kinds.forEach((word, ports) ->
+                lines.add(word + " " + vlan + " " + PortRanges.format(ports))));
+        part.pvids().forEach((port, vlan) -> lines.add("pvid " + port + " " + vlan));
         return lines;
     }
 
-    private static String orDash(String text) {
-        return text.isEmpty() ? "-" : text;
+    private static String word(Optional<Membership> membership) {
+        return membership.map(kind -> kind == Membership.TAGGED ? "tagged" : "untagged").orElse("not-member");
     }
 
     @Override
-    public SwitchState parse(List<String> lines) {
-        TreeMap<Integer, Vlan> vlans = new TreeMap<>();
+    public SwitchPart parse(List<String> lines) {
+        TreeMap<Integer, Optional<String>> names = new TreeMap<>();
+        TreeMap<Member, Optional<Membership>> members = new TreeMap<>();
         TreeMap<Integer, Integer> pvids = new TreeMap<>();
         for (String line : lines) {
             String[] fields = line.split(" ");
             switch (fields[0]) {
-                case "vlan" -> {
-                    int id = Integer.parseInt(fields[1]);
-                    vlans.put(id, new Vlan(id, URLDecoder.decode(fields[2], StandardCharsets.UTF_8), ports(fields[3]),
-                            ports(fields[4])));
+                case "name" -> names.put(Integer.parseInt(fields[1]),
+                        Optional.of(URLDecoder.decode(fields.length > 2 ? fields[2] : "", StandardCharsets.UTF_8)));
+                case "no-vlan" -> names.put(Integer.parseInt(fields[1]), Optional.empty());
+                case "tagged", "untagged", "not-member" -> {
+                    Optional<Membership> membership = fields[0].equals("not-member") ? Optional.empty()
+                            : Optional.of(fields[0].equals("tagged") ? Membership.TAGGED : Membership.UNTAGGED);
+                    int vlan = Integer.parseInt(fields[1]);
+                    PortRanges.parse(fields[2]).forEach(port -> members.put(new Member(vlan, port), membership));
                 }
                 case "pvid" -> pvids.put(Integer.parseInt(fields[1]), Integer.parseInt(fields[2]));
                 default -> throw new IllegalArgumentException("unknown entry '" + fields[0] + "'");
             }
         }
-        return new SwitchState(vlans, pvids);
-    }
-
-    private static TreeSet<Integer> ports(String text) {
-        return text.equals("-") ? new TreeSet<>() : new TreeSet<>(PortRanges.parse(text));
+        return new SwitchPart(names, members, pvids);
     }
 }

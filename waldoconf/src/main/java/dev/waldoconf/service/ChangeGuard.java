@@ -75,8 +75,15 @@ public final class ChangeGuard implements Binding {
      * from what the device holds, whoever runs it; only changes need the change role (prepare).
      */
     @Override
-    public Object load(WaldoObject owner, String variable, Annotation annotation) throws Exception {
-        return device.load(owner, variable, annotation);
+    public Object load(WaldoObject owner, String variable, Annotation annotation, String transaction)
+            throws Exception {
+        return device.load(owner, variable, annotation, transaction);
+    }
+
+    /** Locking is the guarded binding's: the guard only checks who changes. */
+    @Override
+    public boolean keyed(Annotation annotation) {
+        return device.keyed(annotation);
     }
 
     @Override

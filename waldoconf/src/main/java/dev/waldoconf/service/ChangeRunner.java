@@ -4,10 +4,12 @@ import dev.waldo.runtime.EndpointRef;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.TransactionAbortedException;
 import dev.waldo.runtime.lang.WList;
+import dev.waldoconf.config.SwitchFootprint;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.services.ChangeCoordinator;
 import dev.waldoconf.services.OperatorDesk;
 import dev.waldoconf.services.Structs;
+import dev.waldoconf.services.SwitchView;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +33,7 @@ public final class ChangeRunner {
      */
     public static final Duration SELF_CONFIRM_WINDOW = Duration.ofSeconds(120);
 
+    private final Host host;
     private final ChangeCoordinator coordinator;
     private final ApplyTransaction applier;
     private final Clock clock;
@@ -39,11 +42,29 @@ public final class ChangeRunner {
     public record Target(String name, EndpointRef service) {
     }
 
-    /** A switch's pending trial as its service reports it. */
+    /**
+     * A trial pending on a switch as its service reports it, or a switch whose service could not be
+     * reached ({@code reachable} false, no change).
+     */
     public record PendingTrial(String switchName, String change, Instant deadline, boolean reachable) {
         /** Whether a trial is pending there. */
         public boolean pending() {
             return reachable && !change.isEmpty();
+        }
+    }
+
+    /**
+     * What one switch's service reports, in one read-only transaction.
+     *
+     * @param switchName the switch
+     * @param reachable whether its service answered (if not, the rest is empty)
+     * @param trials its pending trials' deadlines, by change id
+     * @param intended what WaldoConf last left on the switch (drift is measured against it)
+     */
+    public record SwitchReport(String switchName, boolean reachable, Map<String, Instant> trials,
+                               SwitchState intended) {
+        public SwitchReport {
+            trials = Map.copyOf(trials);
         }
     }
 
@@ -82,6 +103,7 @@ public final class ChangeRunner {
 
     /** A runner whose coordinator lives on {@code host}. */
     public ChangeRunner(Host host, Clock clock) {
+        this.host = host;
         this.coordinator = ChangeCoordinator.create(host);
         this.applier = new ApplyTransaction(host);
         this.clock = clock;
@@ -115,6 +137,15 @@ public final class ChangeRunner {
          * @param current what each target holds now, by switch name
          */
         Map<String, SwitchState> desired(Map<String, SwitchState> current);
+
+        /**
+         * What the resolution depends on at switch {@code switchName} beyond the keys it sets there,
+         * or empty if it may depend on anything (the default): the apply then locks the switch's whole
+         * configuration, and runs alone on it.
+         */
+        default Optional<SwitchFootprint> footprint(String switchName) {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -166,7 +197,8 @@ public final class ChangeRunner {
      * reverting after {@code trial}; with {@code trial} empty the change is then confirmed at once
      * (a second transaction: see waldoconf/README.md, "What a plain apply is").
      *
-     * @throws ChangeRefusedException if a switch that would change has a pending trial (nothing changed)
+     * @throws ChangeRefusedException if the change would set what a pending trial holds on a switch
+     *     (nothing changed)
      * @throws TransactionAbortedException if a switch voted no (nothing changed anywhere)
      * @throws UnconfirmedException if, without a trial, the change committed but the confirm failed
      */
@@ -216,24 +248,43 @@ public final class ChangeRunner {
         coordinator.rollback(change, refs(targets));
     }
 
-    /** The pending trial of each target, in order; unreachable ones are marked so. */
-    public List<PendingTrial> pendingTrials(List<Target> targets) {
-        WList<String> trials = coordinator.trials(refs(targets));
-        WList<Double> deadlines = coordinator.deadlines(refs(targets));
-        List<PendingTrial> pending = new ArrayList<>();
+    /**
+     * What each target's service reports, in target order, read in one read-only transaction: on a
+     * host with snapshot reads ({@link OperatorSession} turns them on) it neither waits for nor
+     * wounds an apply in progress on those switches.
+     */
+    public List<SwitchReport> reports(List<Target> targets) {
+        WList<SwitchView> views = host.readOnly(() -> coordinator.views(refs(targets)));
+        List<SwitchReport> reports = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
-            String trial = trials.get(i);
-            boolean reachable = !trial.equals("unreachable");
-            pending.add(new PendingTrial(targets.get(i).name(), reachable ? trial : "",
-                    Instant.ofEpochSecond(Math.round(deadlines.get(i))), reachable));
+            SwitchView seen = views.get(i);
+            Map<String, Instant> trials = new java.util.TreeMap<>();
+            seen.view.trials.forEach((change, deadline) -> trials.put(change, Instant.ofEpochSecond(Math.round(deadline))));
+            reports.add(new SwitchReport(targets.get(i).name(), seen.reachable, trials, WaldoState.part(seen.view.names,
+                    seen.view.members, seen.view.pvids).appliedTo(SwitchState.empty())));
+        }
+        return reports;
+    }
+
+    /**
+     * Every trial pending on the targets, switch by switch, and an entry (not pending) for each
+     * target whose service could not be reached; read as {@link #reports} does.
+     */
+    public List<PendingTrial> pendingTrials(List<Target> targets) {
+        List<PendingTrial> pending = new ArrayList<>();
+        for (SwitchReport report : reports(targets)) {
+            if (!report.reachable()) {
+                pending.add(new PendingTrial(report.switchName(), "", Instant.EPOCH, false));
+            }
+            report.trials().forEach((change, deadline) ->
+                    pending.add(new PendingTrial(report.switchName(), change, deadline, true)));
         }
         return pending;
     }
 
-    /** The state {@code target}'s service intends its switch to hold. */
+    /** The state {@code target}'s service intends its switch to hold, read as {@link #reports} does. */
     public SwitchState intended(Target target) {
-        return WaldoState.state(coordinator.intended_vlans(target.service()),
-                coordinator.intended_pvids(target.service()));
+        return reports(List.of(target)).get(0).intended();
     }
 
     private static WList<EndpointRef> refs(List<Target> targets) {

@@ -31,13 +31,32 @@ public interface DeviceAdapter<S> {
     DeviceJournal.StateFormat<S> format();
 
     /**
-     * The device's current value of the variable annotated {@code annotation}, read when a
-     * transaction first touches it; null for a variable that is not on the device (a trial field),
-     * which then starts from its committed value.
+     * The device's current value of the variable annotated {@code annotation}, read when
+     * transaction {@code transaction} first touches it; null for a variable that is not on the
+     * device (a trial field), which then starts from its committed value. An adapter may serve the
+     * variables one transaction touches from one read of the device.
      *
      * @throws DeviceException if the device does not answer (the transaction fails with the message)
      */
-    Object load(Annotation annotation) throws DeviceException;
+    Object load(Annotation annotation, String transaction) throws DeviceException;
+
+    /**
+     * Whether the Map variable annotated {@code annotation} is locked per key (see the runtime's
+     * {@code Binding.keyed}: the program then keeps what it relies on stable itself); false, the
+     * default, locks a bound map as a whole.
+     */
+    default boolean keyed(Annotation annotation) {
+        return false;
+    }
+
+    /**
+     * The committed record once a transaction commits whose journal entry holds {@code change}
+     * (see {@link TrialRecord}): the adapter's way to fold what one transaction leaves into what
+     * the transactions before it left.
+     *
+     * @param committed the committed record so far, or null before any
+     */
+    TrialRecord<S> committedAfter(TrialRecord<S> committed, TrialRecord<S> change);
 
     /**
      * Whether a transaction left in doubt with undo data {@code undo} (null: it wrote nothing) may

@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  *       changed between the read and the push, or a journal that cannot be written votes no, the
  *       reason naming the device (and, where the adapter knows, the variable and object). The vote
  *       itself is the runtime's to log, with the transaction's peers, before it leaves.</li>
- *   <li><b>commit</b>: the entry goes and its record becomes the committed one, in one write; a
- *       record with a trial is handed to the {@link TrialTimer}.</li>
+ *   <li><b>commit</b>: the entry goes and its record is folded into the committed one
+ *       ({@link DeviceAdapter#committedAfter}), in one write; a committed record with trials is
+ *       handed to the {@link TrialTimer}.</li>
  *   <li><b>abort</b>: the undo data is put back, newest first, and the entry forgotten. If the
  *       device does not answer, the entry stays {@code backed-out}: the undo is owed, and paid before
  *       the next load or prepare, at every {@link #reconcile() recheck} and at the next start.</li>
@@ -208,9 +209,9 @@ public final class DeviceBinding<S> implements Binding {
             }
         }
         if (commit) {
-            journal.commit(key, adapter::trim);
+            journal.commit(key, adapter::trim, adapter::committedAfter);
             if (entry.record() != null) {
-                committed(entry.record());
+                committed(journal.committed());
             }
         } else {
             // Putting back this undo data would overwrite what a newer transaction on the same part
@@ -233,13 +234,21 @@ public final class DeviceBinding<S> implements Binding {
      * device may hold part of a change that did not commit, which no transaction may start from).
      */
     @Override
-    public Object load(WaldoObject owner, String variable, Annotation annotation) throws DeviceException {
+    public Object load(WaldoObject owner, String variable, Annotation annotation, String transaction)
+            throws DeviceException {
         try (DeviceWorkLimit.Turn turn = DeviceWorkLimit.PROCESS.take()) {
-            return loadNow(variable, annotation);
+            return loadNow(variable, annotation, transaction);
         }
     }
 
-    private synchronized Object loadNow(String variable, Annotation annotation) throws DeviceException {
+    /** Whether the adapter locks the map annotated {@code annotation} per key ({@link DeviceAdapter#keyed}). */
+    @Override
+    public boolean keyed(Annotation annotation) {
+        return adapter.keyed(annotation);
+    }
+
+    private synchronized Object loadNow(String variable, Annotation annotation, String transaction)
+            throws DeviceException {
         if (closed) {
             throw new DeviceException(stopped(), true);
         }
@@ -254,7 +263,7 @@ public final class DeviceBinding<S> implements Binding {
         if (owed != null) {
             throw new DeviceException(owed, true);
         }
-        return adapter.load(annotation);
+        return adapter.load(annotation, transaction);
     }
 
     @Override
@@ -328,11 +337,10 @@ public final class DeviceBinding<S> implements Binding {
         if (closed) {
             return; // its entry stays prepared: the next start asks for the outcome and commits it
         }
-        // One write: the entry goes, its record (if any) becomes the committed one.
-        journal.commit(key(transaction), adapter::trim);
-        TrialRecord<S> record = prepared.remove(transaction.id());
-        if (record != null) {
-            committed(record);
+        // One write: the entry goes, its record (if any) is folded into the committed one.
+        journal.commit(key(transaction), adapter::trim, adapter::committedAfter);
+        if (prepared.remove(transaction.id()) != null) {
+            committed(journal.committed());
         }
     }
 

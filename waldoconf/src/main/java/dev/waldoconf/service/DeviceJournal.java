@@ -25,24 +25,26 @@ import java.util.function.BinaryOperator;
  * synced, renamed over the file), so a crash leaves the old journal or the new one. The file is
  * plain text, one fact a line, so an operator can read it:
  * <pre>
- * waldoconf-device-journal 2
+ * waldoconf-device-journal 3
  * committed.transaction 1.42
- * committed.trial c7
- * committed.deadline 1900000000
- * committed.switches sw-a,sw-b
- * committed.intended vlan 10 voice 1-4 -
- * committed.before vlan 1 default - 1-48
+ * committed.intended name 10 voice
+ * committed.intended tagged 10 1-4
+ * committed.trial c7 1900000000 sw-a,sw-b
+ * committed.before c7 no-vlan 10
+ * committed.before c7 not-member 10 1-4
  * entry 1.43 prepared
  * undo
- * undo.vlan 10 voice 1-4 -
+ * undo.name 20 -
  * record.transaction 1.43
  * ...
  * end 1
  * </pre>
- * The last line counts the entries, so a file that was cut short is told apart from a complete
- * one. Journals of earlier versions (a {@code committed.journal}, {@code prepared.journal},
- * {@code scalar-undo.journal} or {@code trial/} beside it) are not migrated: {@link #open} refuses
- * to start on them rather than lose what they hold.
+ * A trial line is {@code trial CHANGE DEADLINE SWITCHES} (switches comma-separated, or '-'), and
+ * each of its before lines starts with its change. The last line counts the entries, so a file
+ * that was cut short is told apart from a complete one. Journals of earlier versions (a
+ * {@code committed.journal}, {@code prepared.journal}, {@code scalar-undo.journal} or {@code trial/}
+ * beside it, or a version 2 {@value #FILE}, which held one trial per service) are not migrated:
+ * {@link #open} refuses to start on them rather than lose what they hold.
  *
  * <p>Not thread-safe: its binding calls it under its own lock.
  *
@@ -51,7 +53,9 @@ import java.util.function.BinaryOperator;
 public final class DeviceJournal<S> {
     /** The journal's file name in its directory. */
     public static final String FILE = "device.journal";
-    private static final String MAGIC = "waldoconf-device-journal 2";
+    private static final String MAGIC = "waldoconf-device-journal 3";
+    /** The first line of a journal of the version that kept one trial per service. */
+    private static final String ONE_TRIAL_VERSION = "waldoconf-device-journal 2";
     private static final List<String> EARLIER_VERSIONS =
             List.of("committed.journal", "prepared.journal", "scalar-undo.journal", "trial");
     private static final String COMMITTED = "committed.";
@@ -207,12 +211,15 @@ public final class DeviceJournal<S> {
 
     /**
      * The transaction of {@code key} committed, in one durable write: its record (if it
-     * carries one) becomes the committed record, its entry is forgotten, and the undo data of the
-     * entries older than it is trimmed by {@code trimOlder} (older undo, committed undo → what is
-     * left to undo, or null for nothing): a committed change overrides whatever an older unfinished
-     * transaction would have put back on the same part of the device.
+     * carries one) is folded into the committed record by {@code fold} (committed, the entry's
+     * record → the new committed record; see {@link DeviceAdapter#committedAfter}), its entry is
+     * forgotten, and the undo data of the entries older than it is trimmed by {@code trimOlder}
+     * (older undo, committed undo → what is left to undo, or null for nothing): a committed change
+     * overrides whatever an older unfinished transaction would have put back on the same part of
+     * the device.
      */
-    public void commit(String key, BinaryOperator<S> trimOlder) throws IOException {
+    public void commit(String key, BinaryOperator<S> trimOlder, BinaryOperator<TrialRecord<S>> fold)
+            throws IOException {
         Entry<S> done = entries.get(key);
         if (done == null) {
             return;
@@ -230,7 +237,7 @@ public final class DeviceJournal<S> {
                 next.put(entry.key(), new Entry<>(entry.key(), entry.stage(), undo, entry.record()));
             }
         }
-        write(done.record() != null ? done.record() : committed, next);
+        write(done.record() != null ? fold.apply(committed, done.record()) : committed, next);
     }
 
     /**
@@ -275,16 +282,25 @@ public final class DeviceJournal<S> {
 
     private void appendRecord(StringBuilder text, String prefix, TrialRecord<S> record) {
         text.append(prefix).append("transaction ").append(record.transaction()).append('\n');
-        text.append(prefix).append("trial ").append(record.hasTrial() ? record.trial() : "-").append('\n');
-        text.append(prefix).append("deadline ").append(record.deadlineEpochSeconds()).append('\n');
-        text.append(prefix).append("switches ").append(String.join(",", record.switches())).append('\n');
         format.lines(record.intended()).forEach(line -> text.append(prefix).append("intended ").append(line).append('\n'));
-        format.lines(record.before()).forEach(line -> text.append(prefix).append("before ").append(line).append('\n'));
+        for (TrialRecord.Trial<S> trial : record.trials()) {
+            text.append(prefix).append("trial ").append(trial.change()).append(' ')
+                    .append(trial.deadlineEpochSeconds()).append(' ')
+                    .append(trial.switches().isEmpty() ? "-" : String.join(",", trial.switches())).append('\n');
+            format.lines(trial.before()).forEach(line -> text.append(prefix).append("before ").append(trial.change())
+                    .append(' ').append(line).append('\n'));
+        }
     }
 
     private void parse(List<String> lines) throws IOException {
         String whatToDo = "; the device may hold part of an unfinished change: compare it with the undo data in"
                 + " the file, put back what differs, then move the file away and start the service again";
+        if (!lines.isEmpty() && lines.get(0).equals(ONE_TRIAL_VERSION)) {
+            throw new IOException(file + " was written by an earlier WaldoConf version, which kept one trial per"
+                    + " service; this version does not read it. Finish its pending trial with that version (confirm"
+                    + " or roll it back), or check by hand that the device holds what it should; then move the file"
+                    + " away and start the service again, and it adopts the device's current state");
+        }
         if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) {
             throw new IOException(file + " is not a WaldoConf device journal (its first line should be '" + MAGIC
                     + "')" + whatToDo);
@@ -337,8 +353,10 @@ public final class DeviceJournal<S> {
 
     /** {@code line} of a trial record, its state checked so that a bad one is reported at its line. */
     private String checked(String line) {
-        if (line.startsWith("intended ") || line.startsWith("before ")) {
+        if (line.startsWith("intended ")) {
             format.parse(List.of(line.substring(line.indexOf(' ') + 1)));
+        } else if (line.startsWith("before ")) {
+            format.parse(List.of(line.split(" ", 3)[2]));
         }
         return line;
     }
@@ -355,11 +373,10 @@ public final class DeviceJournal<S> {
     /** The lines of one trial record, without their prefix. */
     private static final class RecordLines {
         private String transaction;
-        private String trial = "";
-        private long deadline;
-        private List<String> switches = List.of();
         private final List<String> intended = new ArrayList<>();
-        private final List<String> before = new ArrayList<>();
+        /** Per trial, in order: its line's fields (change, deadline, switches). */
+        private final Map<String, String[]> trials = new LinkedHashMap<>();
+        private final Map<String, List<String>> before = new LinkedHashMap<>();
         private boolean empty = true;
 
         void add(String line) {
@@ -368,11 +385,25 @@ public final class DeviceJournal<S> {
             String value = parts.length > 1 ? parts[1] : "";
             switch (parts[0]) {
                 case "transaction" -> transaction = value;
-                case "trial" -> trial = value.equals("-") ? "" : value;
-                case "deadline" -> deadline = Long.parseLong(value);
-                case "switches" -> switches = value.isEmpty() ? List.of() : Arrays.asList(value.split(","));
                 case "intended" -> intended.add(value);
-                case "before" -> before.add(value);
+                case "trial" -> {
+                    String[] fields = value.split(" ");
+                    if (fields.length != 3) {
+                        throw new IllegalArgumentException("expected 'trial CHANGE DEADLINE SWITCHES'");
+                    }
+                    Long.parseLong(fields[1]);
+                    trials.put(fields[0], fields);
+                    before.put(fields[0], new ArrayList<>());
+                }
+                case "before" -> {
+                    String[] fields = value.split(" ", 2);
+                    List<String> lines = before.get(fields[0]);
+                    if (lines == null || fields.length < 2) {
+                        throw new IllegalArgumentException("a before line for trial '" + fields[0]
+                                + "', which no trial line above names");
+                    }
+                    lines.add(fields[1]);
+                }
                 default -> throw new IllegalArgumentException("unknown record field '" + parts[0] + "'");
             }
         }
@@ -385,8 +416,11 @@ public final class DeviceJournal<S> {
             if (transaction == null) {
                 throw new IllegalArgumentException("a trial record without its transaction line");
             }
-            return new TrialRecord<>(transaction, format.parse(intended), trial, deadline, switches,
-                    format.parse(before));
+            List<TrialRecord.Trial<S>> read = new ArrayList<>();
+            trials.forEach((change, fields) -> read.add(new TrialRecord.Trial<>(change, Long.parseLong(fields[1]),
+                    fields[2].equals("-") ? List.of() : Arrays.asList(fields[2].split(",")),
+                    format.parse(before.get(change)))));
+            return new TrialRecord<>(transaction, format.parse(intended), read);
         }
     }
 

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -197,9 +199,10 @@ public final class DeviceService<S, P extends DeviceService.Program<S>> implemen
     /** The timer's view of a service: the binding's trial and undecided transactions, the program's revert. */
     private record Trials<S>(DeviceBinding<S> binding, Program<S> program) implements TrialTimer.Trials {
         @Override
-        public String pending() {
+        public Set<String> pending() {
             TrialRecord<S> committed = binding.committed();
-            return committed == null ? "" : committed.trial();
+            return committed == null ? Set.of()
+                    : committed.pending().stream().map(TrialRecord.Trial::change).collect(Collectors.toSet());
         }
 
         @Override

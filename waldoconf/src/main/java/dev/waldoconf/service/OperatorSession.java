@@ -182,6 +182,9 @@ public final class OperatorSession implements AutoCloseable {
 
     private static OperatorSession connect(NetHost net, ServiceKind kind, Map<String, InetSocketAddress> services,
             ProgressListener progress) {
+        // Status and the trial look-ups of confirm and rollback read the services read-only
+        // (ChangeRunner): with snapshot reads they neither wait for nor wound an apply in progress.
+        net.host().useSnapshotReads(true);
         try {
             Map<InetSocketAddress, List<String>> byAddress = new LinkedHashMap<>();
             services.forEach((name, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(name));

@@ -5,6 +5,7 @@ import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.Plan;
 import dev.waldoconf.config.PlanResolver;
 import dev.waldoconf.config.ResolvedPlan;
+import dev.waldoconf.config.SwitchFootprint;
 import dev.waldoconf.model.SwitchState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,12 @@ public final class PlanIntent implements ChangeRunner.Resolution {
         Map<String, SwitchState> desired = new LinkedHashMap<>();
         now.changing().forEach(change -> desired.put(change.target().name(), change.desired()));
         return desired;
+    }
+
+    /** What the plan depends on at switch {@code switchName}: its managed, deleted and referenced VLANs and ports. */
+    @Override
+    public Optional<SwitchFootprint> footprint(String switchName) {
+        return inventory.switchNamed(switchName).map(entry -> SwitchFootprint.of(plan, inventory, entry));
     }
 
     private List<String> stale(ResolvedPlan now) {

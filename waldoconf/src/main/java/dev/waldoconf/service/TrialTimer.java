@@ -10,15 +10,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reverts a service's pending trial at its deadline, by itself: after a restart too, and without
- * any peer. Every kind of service (a switch's VLAN service, a custom device service) hands it each
- * {@link TrialRecord} that carries a trial, as its binding prepares or commits one, and tells it
+ * Reverts a service's pending trials at their deadlines, by itself: after a restart too, and
+ * without any peer. Every kind of service (a switch's VLAN service, which may hold several trials
+ * of different changes, a custom device service, which holds one at most) hands it each
+ * {@link TrialRecord} that carries trials, as its binding prepares or commits one, and tells it
  * through {@link Trials} what is pending and how to revert. Checks are idempotent, so scheduling
  * one record twice (at prepare and again at commit) is harmless.
  *
@@ -45,8 +45,8 @@ public final class TrialTimer implements AutoCloseable {
 
     /** What the timer asks of its service. */
     public interface Trials {
-        /** The change whose trial is committed as pending on the service now, or "" when none. */
-        String pending();
+        /** The changes whose trials are committed as pending on the service now. */
+        Set<String> pending();
 
         /**
          * Transactions that prepared on the service and have no outcome yet, by id, each with
@@ -72,7 +72,8 @@ public final class TrialTimer implements AutoCloseable {
     /** Keeps time for every timer of the process; a closed timer's tasks leave its queue at once. */
     private static final ScheduledThreadPoolExecutor SCHEDULER = scheduler();
 
-    private final AtomicBoolean reverting = new AtomicBoolean();
+    /** The changes whose revert runs now, one revert per change at a time. */
+    private final Set<String> reverting = ConcurrentHashMap.newKeySet();
     /** One task of this timer at a time, as on the thread of its own each timer once had. */
     private final ReentrantLock running = new ReentrantLock();
     private final Set<ScheduledFuture<?>> scheduled = ConcurrentHashMap.newKeySet();
@@ -102,10 +103,12 @@ public final class TrialTimer implements AutoCloseable {
         return SCHEDULER.getQueue().size();
     }
 
-    /** Checks {@code record}'s trial at its deadline (at once if it has passed). */
+    /** Checks each of {@code record}'s pending trials at its deadline (at once if it has passed). */
     public void checkAtDeadline(TrialRecord<?> record) {
-        long delayMs = Math.max(0, record.deadlineEpochSeconds() * 1000 - clock.millis());
-        after(delayMs, () -> expire(record.trial()));
+        for (TrialRecord.Trial<?> trial : record.pending()) {
+            long delayMs = Math.max(0, trial.deadlineEpochSeconds() * 1000 - clock.millis());
+            after(delayMs, () -> expire(trial.change()));
+        }
     }
 
     /**
@@ -155,11 +158,11 @@ public final class TrialTimer implements AutoCloseable {
     /** The deadline of trial {@code change} passed; never blocks the timer. */
     private void expire(String change) {
         resolveUndecided();
-        boolean pendingHere = change.equals(trials.pending());
+        boolean pendingHere = trials.pending().contains(change);
         if (!pendingHere && trials.undecided().isEmpty()) {
             return;
         }
-        if (pendingHere && reverting.compareAndSet(false, true)) {
+        if (pendingHere && reverting.add(change)) {
             Thread.ofVirtual().name("trial-revert-" + name).start(() -> revert(change));
         }
         after(RECHECK_INTERVAL.toMillis(), () -> expire(change));
@@ -185,7 +188,7 @@ public final class TrialTimer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("{}: reverting expired trial {} failed ({}); trying again", name, change, e.toString());
         } finally {
-            reverting.set(false);
+            reverting.remove(change);
         }
     }
 

@@ -2,35 +2,48 @@ package dev.waldoconf.service;
 
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.Host;
+import dev.waldo.runtime.lang.WList;
+import dev.waldo.runtime.lang.WMap;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.device.VlanTableAdapter;
+import dev.waldoconf.model.SwitchPart;
 import dev.waldoconf.model.SwitchState;
+import dev.waldoconf.model.Vlan;
 import dev.waldoconf.services.SwitchDesk;
+import dev.waldoconf.services.Trial;
 import dev.waldoconf.services.VlanSwitch;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Java side of the VLAN service ({@code vlan_switch.wld}) as a {@link DeviceService} serves it:
  * one VlanSwitch per switch, bound to the switch's VLAN table by a {@link VlanTableAdapter}. The
- * service keeps its own trial (its trial fields, and the state before it), so a revert is a
- * transaction of the service that puts the VLANs back.
+ * service keeps its own trials (one per change, each with the values before it on the keys it
+ * set), so a revert is a transaction of the service that puts those keys back.
  */
-public final class VlanSwitchProgram implements DeviceService.Program<SwitchState> {
+public final class VlanSwitchProgram implements DeviceService.Program<SwitchPart> {
     private static final Logger LOG = LoggerFactory.getLogger(VlanSwitchProgram.class);
+
+    /** Every VLAN id, whose change counters the service starts at zero. */
+    private static final WList<Double> VLAN_IDS = new WList<>();
+
+    static {
+        for (int id = 1; id <= Vlan.MAX_ID; id++) {
+            VLAN_IDS.add((double) id);
+        }
+    }
 
     private final String name;
     private final VlanTableAdapter adapter;
-    private final DeviceBinding<SwitchState> binding;
+    private final DeviceBinding<SwitchPart> binding;
     private final VlanSwitch service;
 
-    private VlanSwitchProgram(String name, VlanTableAdapter adapter, DeviceBinding<SwitchState> binding,
+    private VlanSwitchProgram(String name, VlanTableAdapter adapter, DeviceBinding<SwitchPart> binding,
             VlanSwitch service) {
         this.name = name;
         this.adapter = adapter;
@@ -43,7 +56,7 @@ public final class VlanSwitchProgram implements DeviceService.Program<SwitchStat
      * {@code journalDir}, as {@link DeviceService#mount} does; {@code device} is closed with it when
      * {@code ownsDevice}.
      */
-    public static DeviceService<SwitchState, VlanSwitchProgram> mount(String name, Host host, VlanDevice device,
+    public static DeviceService<SwitchPart, VlanSwitchProgram> mount(String name, Host host, VlanDevice device,
             Path journalDir, Clock clock, boolean ownsDevice) throws IOException, DeviceException {
         VlanTableAdapter adapter = new VlanTableAdapter(device);
         return DeviceService.mount(name, host, adapter, journalDir, clock, creator(name, adapter),
@@ -54,13 +67,13 @@ public final class VlanSwitchProgram implements DeviceService.Program<SwitchStat
      * Starts the VLAN service for switch {@code name} on an in-memory {@code host}, as {@link
      * DeviceService#start} does; the caller keeps {@code device}.
      */
-    public static DeviceService<SwitchState, VlanSwitchProgram> start(String name, Host host, VlanDevice device,
+    public static DeviceService<SwitchPart, VlanSwitchProgram> start(String name, Host host, VlanDevice device,
             Path journalDir, Clock clock) throws IOException, DeviceException {
         VlanTableAdapter adapter = new VlanTableAdapter(device);
         return DeviceService.start(name, host, adapter, journalDir, clock, creator(name, adapter));
     }
 
-    private static DeviceService.Creator<SwitchState, VlanSwitchProgram> creator(String name,
+    private static DeviceService.Creator<SwitchPart, VlanSwitchProgram> creator(String name,
             VlanTableAdapter adapter) {
         return (host, binding) -> new VlanSwitchProgram(name, adapter, binding, VlanSwitch.create(host, name));
     }
@@ -82,21 +95,36 @@ public final class VlanSwitchProgram implements DeviceService.Program<SwitchStat
      * undone back to it at the next start.
      */
     @Override
-    public void restore(TrialRecord<SwitchState> committed) throws DeviceException, IOException {
-        TrialRecord<SwitchState> record = committed;
+    public void restore(TrialRecord<SwitchPart> committed) throws DeviceException, IOException {
+        TrialRecord<SwitchPart> record = committed;
         if (record == null) {
             SwitchState found = adapter.read();
-            record = new TrialRecord<>("adopted", found, "", 0, List.of(), SwitchState.empty());
+            record = TrialRecord.withoutTrial("adopted", SwitchPart.of(found));
             binding.adopt(record);
             LOG.info("{}: adopted the switch's current state ({} VLANs)", name, found.vlans().size());
         }
-        service.restore(WaldoState.vlans(record.intended()), WaldoState.pvids(record.intended()), record.trial(),
-                record.deadlineEpochSeconds(),
-                WaldoState.vlans(record.before()), WaldoState.pvids(record.before()));
-        if (record.hasTrial()) {
-            LOG.info("{}: recovered pending trial {} (deadline {})", name, record.trial(),
-                    Instant.ofEpochSecond(record.deadlineEpochSeconds()));
+        SwitchState intended = record.intended().appliedTo(SwitchState.empty());
+        WMap<String, Trial> trials = new WMap<>();
+        for (TrialRecord.Trial<SwitchPart> trial : record.pending()) {
+            trials.put(trial.change(), new Trial(trial.deadlineEpochSeconds(), WaldoState.struct(trial.before())));
+            LOG.info("{}: recovered pending trial {} (deadline {})", name, trial.change(),
+                    Instant.ofEpochSecond(trial.deadlineEpochSeconds()));
         }
+        service.restore(WaldoState.names(intended), WaldoState.members(intended), WaldoState.pvids(intended), trials,
+                portsOf(intended), VLAN_IDS);
+    }
+
+    /** Ports 1 to the highest the switch has a PVID or a membership for, whose change counters the service starts at zero. */
+    private static WList<Double> portsOf(SwitchState state) {
+        int highest = state.pvids().isEmpty() ? 0 : state.pvids().lastKey();
+        for (Vlan vlan : state.vlans().values()) {
+            highest = Math.max(highest, vlan.egress().isEmpty() ? 0 : vlan.egress().last());
+        }
+        WList<Double> ports = new WList<>();
+        for (int port = 1; port <= highest; port++) {
+            ports.add((double) port);
+        }
+        return ports;
     }
 
     @Override

@@ -79,9 +79,11 @@ public final class WaldoConfEngine implements ChangeEngine {
      * An operator session connected to the services of every one of {@code switches}: a change or
      * a trial's end must reach all of them.
      *
+     * Package-private for tests that drive a {@link ChangeRunner} as the engine sets it up.
+     *
      * @throws EngineException ({@link EngineException.Kind#UNREACHABLE}) naming every switch not reached
      */
-    private Connected connect(List<SwitchEntry> switches, ProgressListener progress) throws EngineException {
+    Connected connect(List<SwitchEntry> switches, ProgressListener progress) throws EngineException {
         OperatorSession session = OperatorSession.open(operator(), ChangeRunner.SERVICE,
                 SwitchEntry.serviceAddresses(switches), progress);
         try {
@@ -97,7 +99,7 @@ public final class WaldoConfEngine implements ChangeEngine {
     }
 
     /** A session with the runner and the switch services it changes. */
-    private record Connected(OperatorSession session, ChangeRunner runner, List<ChangeRunner.Target> targets)
+    record Connected(OperatorSession session, ChangeRunner runner, List<ChangeRunner.Target> targets)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -285,18 +287,18 @@ public final class WaldoConfEngine implements ChangeEngine {
             ServiceViews views = ServiceView.readAll(session.runner(), session.targets(), STATUS_READ_PATIENCE);
             // A switch's trial is its change id and deadline only (vlan_switch.wld): the switches
             // of a trial are the ones found holding it.
-            Map<String, ChangeRunner.PendingTrial> firstHolder = new TreeMap<>();
+            Map<String, Instant> deadlines = new TreeMap<>();
             Map<String, List<String>> holders = new TreeMap<>();
             Map<String, SwitchState> intended = new LinkedHashMap<>();
-            views.read().forEach((name, view) -> {
-                view.trial().ifPresent(trial -> {
-                    firstHolder.putIfAbsent(trial.change(), trial);
-                    holders.computeIfAbsent(trial.change(), c -> new ArrayList<>()).add(name);
+            views.read().forEach((name, report) -> {
+                report.trials().forEach((change, deadline) -> {
+                    deadlines.putIfAbsent(change, deadline);
+                    holders.computeIfAbsent(change, c -> new ArrayList<>()).add(name);
                 });
-                intended.put(name, view.intended());
+                intended.put(name, report.intended());
             });
             List<StatusReport.PendingTrial> trials = new ArrayList<>();
-            firstHolder.forEach((change, trial) -> trials.add(new StatusReport.PendingTrial(change, trial.deadline(),
+            deadlines.forEach((change, deadline) -> trials.add(new StatusReport.PendingTrial(change, deadline,
                     holders.get(change))));
             List<StatusReport.SwitchStatus> switches = drift(inventory, intended);
             views.undecided().forEach((name, why) -> switches.add(StatusReport.SwitchStatus.undecided(name,
@@ -310,12 +312,16 @@ public final class WaldoConfEngine implements ChangeEngine {
     }
 
     /**
-     * What one switch's service told status, read in transactions of that service alone, so that
-     * one service held by an undecided change does not hold up the others' answers.
+     * How status reads the services: each in a read-only transaction of its own (snapshot reads: it
+     * waits for no apply in progress, unless one is left in doubt there), so that one service held by
+     * an undecided change does not hold up the others' answers.
      */
-    private record ServiceView(Optional<ChangeRunner.PendingTrial> trial, SwitchState intended) {
+    private static final class ServiceView {
         /** How many services are read at once: enough to hide round trips, few enough for a busy operator. */
         private static final int READS_IN_FLIGHT = 32;
+
+        private ServiceView() {
+        }
 
         /**
          * Reads every target, {@link #READS_IN_FLIGHT} at a time, and waits for them until {@code
@@ -326,15 +332,15 @@ public final class WaldoConfEngine implements ChangeEngine {
          */
         static ServiceViews readAll(ChangeRunner runner, List<ChangeRunner.Target> targets, Duration patience) {
             Semaphore slots = new Semaphore(READS_IN_FLIGHT);
-            Map<String, CompletableFuture<ServiceView>> reads = new LinkedHashMap<>();
+            Map<String, CompletableFuture<ChangeRunner.SwitchReport>> reads = new LinkedHashMap<>();
             for (ChangeRunner.Target target : targets) {
-                CompletableFuture<ServiceView> read = new CompletableFuture<>();
+                CompletableFuture<ChangeRunner.SwitchReport> read = new CompletableFuture<>();
                 reads.put(target.name(), read);
                 Thread.ofVirtual().name("status-" + target.name()).start(() -> {
                     try {
                         slots.acquire();
                         try {
-                            read.complete(read(runner, target));
+                            read.complete(runner.reports(List.of(target)).get(0));
                         } finally {
                             slots.release();
                         }
@@ -347,7 +353,13 @@ public final class WaldoConfEngine implements ChangeEngine {
             ServiceViews views = new ServiceViews(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
             reads.forEach((name, read) -> {
                 try {
-                    views.read().put(name, read.get(Math.max(0, giveUpAt - System.nanoTime()), TimeUnit.NANOSECONDS));
+                    ChangeRunner.SwitchReport report = read.get(Math.max(0, giveUpAt - System.nanoTime()),
+                            TimeUnit.NANOSECONDS);
+                    if (report.reachable()) {
+                        views.read().put(name, report);
+                    } else {
+                        views.failed().put(name, "its service went away while status read it");
+                    }
                 } catch (TimeoutException e) {
                     views.undecided().put(name, "its service did not answer status's reads within "
                             + patience.toSeconds() + " s");
@@ -360,19 +372,13 @@ public final class WaldoConfEngine implements ChangeEngine {
             });
             return views;
         }
-
-        static ServiceView read(ChangeRunner runner, ChangeRunner.Target target) {
-            ChangeRunner.PendingTrial pending = runner.pendingTrials(List.of(target)).get(0);
-            Optional<ChangeRunner.PendingTrial> trial = pending.pending() ? Optional.of(pending) : Optional.empty();
-            return new ServiceView(trial, runner.intended(target));
-        }
     }
 
     /**
      * What status read from the services: each one's view, the ones still held after the patience
      * (undecided), and the ones whose reads failed (their link went down), each with why.
      */
-    private record ServiceViews(Map<String, ServiceView> read, Map<String, String> undecided,
+    private record ServiceViews(Map<String, ChangeRunner.SwitchReport> read, Map<String, String> undecided,
             Map<String, String> failed) {
     }
 

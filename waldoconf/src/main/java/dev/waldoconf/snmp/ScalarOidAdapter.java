@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.snmp4j.smi.OID;
@@ -48,8 +49,7 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
     private static final String REVERTED = "reverted ";
     private static final String RESTORED = "restored ";
     /** The committed record of a service that has no trial. */
-    private static final TrialRecord<List<PreImage>> NO_TRIAL =
-            new TrialRecord<>("none", List.of(), "", 0, List.of(), List.of());
+    private static final TrialRecord<List<PreImage>> NO_TRIAL = TrialRecord.withoutTrial("none", List.of());
 
     private final String agentName;
     private final SnmpScalars agent;
@@ -80,7 +80,7 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
 
     /** A device variable starts from what the agent holds now; a trial field from its committed value. */
     @Override
-    public Object load(Annotation annotation) throws DeviceException {
+    public Object load(Annotation annotation, String transaction) throws DeviceException {
         if (!annotation.arguments().containsKey(OID_KEY)) {
             return null;
         }
@@ -108,9 +108,10 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
             // The server takes its journaled trial back: the agent is as the journal says.
             return new ScalarChange(agent, plan, null);
         }
-        if (outcome != null && outcome.startsWith(REVERTED)) {
-            for (PreImage preImage : pending.before()) {
-                plan.add(new Planned(preImage.oid(), preImage.old(), "the value before trial " + pending.trial()
+        Optional<TrialRecord.Trial<List<PreImage>>> trial = pending.onlyTrial();
+        if (outcome != null && outcome.startsWith(REVERTED) && trial.isPresent()) {
+            for (PreImage preImage : trial.get().before()) {
+                plan.add(new Planned(preImage.oid(), preImage.old(), "the value before trial " + trial.get().change()
                         + " at " + preImage.oid()));
             }
         }
@@ -126,9 +127,11 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
     /** The SET of one changed device variable, refused while a trial is pending. */
     private Planned planned(BoundTransaction.Change change, TrialRecord<List<PreImage>> pending)
             throws DeviceException {
-        if (pending.hasTrial()) {
-            throw new DeviceException(agentName + ": trial " + pending.trial() + " is pending here (it reverts at "
-                    + Instant.ofEpochSecond(pending.deadlineEpochSeconds()) + "); confirm or roll it back first", true);
+        Optional<TrialRecord.Trial<List<PreImage>>> trial = pending.onlyTrial();
+        if (trial.isPresent()) {
+            throw new DeviceException(agentName + ": trial " + trial.get().change() + " is pending here (it reverts at "
+                    + Instant.ofEpochSecond(trial.get().deadlineEpochSeconds()) + "); confirm or roll it back first",
+                    true);
         }
         String oid = change.annotation().text(OID_KEY);  // the checker made sure it is there
         String where = "variable '" + change.variable() + "' @snmp(oid: '" + oid + "')";
@@ -169,8 +172,9 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
                 read.add(new PreImage(set.oid(), agent.get(set.oid())));
             }
             if (record != null && record.hasTrial()) {
-                record = new TrialRecord<>(record.transaction(), record.intended(), record.trial(),
-                        record.deadlineEpochSeconds(), record.switches(), List.copyOf(read));
+                TrialRecord.Trial<List<PreImage>> staged = record.onlyTrial().orElseThrow();
+                record = new TrialRecord<>(record.transaction(), record.intended(), List.of(new TrialRecord.Trial<>(
+                        staged.change(), staged.deadlineEpochSeconds(), staged.switches(), List.copyOf(read))));
             }
             return List.copyOf(read);
         }
@@ -210,10 +214,11 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
     private static TrialRecord<List<PreImage>> trialRecord(String transaction, List<Planned> plan,
             Map<String, Object> changes) {
         String change = (String) changes.getOrDefault(TRIAL_CHANGE, "");
-        return change.isEmpty() ? new TrialRecord<>(transaction, List.of(), "", 0, List.of(), List.of())
+        return change.isEmpty() ? TrialRecord.withoutTrial(transaction, List.of())
                 : new TrialRecord<>(transaction, plan.stream().map(p -> new PreImage(p.oid(), p.value())).toList(),
-                        change, Math.round((Double) changes.getOrDefault(TRIAL_DEADLINE, 0.0)),
-                        switches((String) changes.getOrDefault(TRIAL_SWITCHES, "")), List.of());
+                        List.of(new TrialRecord.Trial<>(change,
+                                Math.round((Double) changes.getOrDefault(TRIAL_DEADLINE, 0.0)),
+                                switches((String) changes.getOrDefault(TRIAL_SWITCHES, "")), List.of())));
     }
 
     private static List<String> switches(String commaSeparated) {
@@ -259,6 +264,13 @@ public final class ScalarOidAdapter implements DeviceAdapter<List<PreImage>> {
     }
 
     /** A committed value overrides whatever the older entry would put back on the same object. */
+    /** A custom service keeps one record: the committing transaction's replaces the one before. */
+    @Override
+    public TrialRecord<List<PreImage>> committedAfter(TrialRecord<List<PreImage>> committed,
+            TrialRecord<List<PreImage>> change) {
+        return change;
+    }
+
     @Override
     public List<PreImage> trim(List<PreImage> older, List<PreImage> committed) {
         Set<OID> set = committed.stream().map(PreImage::oid).collect(Collectors.toSet());

@@ -8,10 +8,12 @@ import dev.waldo.runtime.BoundTransaction;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.InMemoryNetwork;
 import dev.waldo.runtime.Variable;
+import dev.waldoconf.model.SwitchPart;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.service.DeviceBinding;
 import dev.waldoconf.service.DeviceJournal;
+import dev.waldoconf.service.TrialRecord;
 import dev.waldoconf.service.WaldoState;
 import dev.waldoconf.services.VlanSwitch;
 import java.nio.file.Files;
@@ -30,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The one device binding over the Q-BRIDGE adapter, called as the runtime calls it (load, prepare,
  * commit or abort) for a real VlanSwitch object, against an in-memory switch that can stop
- * answering: the read-back check against a switch changed since the read, owed undos, a push that
- * died half-way, and an in-doubt entry holding every read.
+ * answering: the check of a transaction's keys against a switch changed since the read, changes of
+ * two transactions prepared side by side on different keys, owed undos, a push that died half-way,
+ * and an in-doubt entry holding every read.
  */
 class VlanTableAdapterTest {
     private static final int PORTS = 8;
@@ -40,6 +43,11 @@ class VlanTableAdapterTest {
             new TreeSet<>()));
     private static final SwitchState OUT_OF_BAND = FACTORY.with(new Vlan(50, "oob", new TreeSet<>(Set.of(7)),
             new TreeSet<>()));
+    private static final SwitchState CAMERAS = FACTORY.with(new Vlan(30, "cameras", new TreeSet<>(Set.of(6)),
+            new TreeSet<>()));
+    /** VLAN 20 named otherwise, by someone outside WaldoConf. */
+    private static final SwitchState VOICE_RENAMED = FACTORY.with(new Vlan(20, "phones", new TreeSet<>(),
+            new TreeSet<>()));
 
     @TempDir
     Path dir;
@@ -47,7 +55,7 @@ class VlanTableAdapterTest {
     private final HookedVlanDevice device = new HookedVlanDevice(new MemoryVlanDevice("sw-1", PORTS, FACTORY));
     private Host host;
     private VlanSwitch service;
-    private DeviceBinding<SwitchState> binding;
+    private DeviceBinding<SwitchPart> binding;
 
     @BeforeEach
     void start() throws Exception {
@@ -64,51 +72,116 @@ class VlanTableAdapterTest {
     }
 
     /** A binding as a fresh service run makes it: a new adapter over the same switch and journal, recovered. */
-    private DeviceBinding<SwitchState> restarted() throws Exception {
-        DeviceBinding<SwitchState> started = new DeviceBinding<>(new VlanTableAdapter(device),
+    private DeviceBinding<SwitchPart> restarted() throws Exception {
+        DeviceBinding<SwitchPart> started = new DeviceBinding<>(new VlanTableAdapter(device),
                 DeviceJournal.open(dir, VlanStateFormat.INSTANCE));
         started.recover();
+        if (started.committed() == null) {
+            started.adopt(TrialRecord.withoutTrial("", SwitchPart.of(FACTORY)));
+        }
         return started;
     }
 
     @Test
-    void aSwitchChangedBetweenTheReadAndThePushVotesNoAndAbortPutsBackWhatItHeld() throws Exception {
-        loadVlans(binding);
-        device.memory().push(OUT_OF_BAND);  // someone else, after the transaction's read
+    void aSwitchChangedOnTheTransactionsKeysSinceTheReadVotesNoAndAbortPutsBackWhatItHeld() throws Exception {
+        loadAll(binding, "t1");
+        device.memory().push(VOICE_RENAMED);  // someone else creates VLAN 20, after the transaction's read
 
-        BoundTransaction txn = staging("t1", VOICE);
+        BoundTransaction txn = staging("t1", FACTORY, VOICE);
         Binding.Vote vote = binding.prepare(txn);
         binding.abort(txn);
 
         assertThat(vote.accepted()).isFalse();
         assertThat(vote.reason()).contains("sw-1", "changed by someone else");
-        assertThat(device.read()).as("the out-of-band VLAN survives the backed-out push").isEqualTo(OUT_OF_BAND);
+        assertThat(device.read()).as("the out-of-band VLAN survives the backed-out push").isEqualTo(VOICE_RENAMED);
+        assertThat(DeviceJournal.open(dir, VlanStateFormat.INSTANCE).entries()).as("nothing unfinished").isEmpty();
+    }
+
+    @Test
+    void aChangeOnOtherKeysSinceTheReadStaysAndThePushAddsOnlyTheTransactionsKeys() throws Exception {
+        loadAll(binding, "t1");
+        device.memory().push(OUT_OF_BAND);  // VLAN 50 and port 7's membership: keys t1 does not set
+
+        BoundTransaction txn = staging("t1", FACTORY, VOICE);
+        assertThat(binding.prepare(txn)).isEqualTo(Binding.Vote.yes());
+        binding.commit(txn);
+
+        assertThat(device.read()).isEqualTo(SwitchPart.between(FACTORY, VOICE).appliedTo(OUT_OF_BAND));
+        assertThat(device.read().vlans().keySet()).containsExactly(1, 20, 50);
+    }
+
+    /**
+     * The push sets the whole state the adapter computed from its own read, and the device reads
+     * the switch once more before its SETs: a write that lands between the two would be undone by
+     * the push. The vote is no, and the abort puts that write back with the transaction's keys.
+     */
+    @Test
+    void aWriteBetweenThePushsCheckAndItsSetsVotesNoAndAbortPutsItBack() throws Exception {
+        loadAll(binding, "t1");
+        device.beforePush(() -> {
+            if (!device.memory().read().vlans().containsKey(50)) {
+                device.memory().push(OUT_OF_BAND);
+            }
+        });
+
+        BoundTransaction txn = staging("t1", FACTORY, VOICE);
+        Binding.Vote vote = binding.prepare(txn);
+        device.beforePush(() -> { });
+        binding.abort(txn);
+
+        assertThat(vote.accepted()).isFalse();
+        assertThat(vote.reason()).contains("changed by someone else");
+        assertThat(device.read()).isEqualTo(OUT_OF_BAND);
+    }
+
+    /**
+     * Two transactions on different keys of one switch, both prepared (pushed) before either ends:
+     * the first one's abort puts back its own keys only, so the second's change stays, and commits.
+     * A whole-table undo would have put the switch back to what the first read, erasing the second.
+     */
+    @Test
+    void changesPreparedSideBySideOnDifferentKeysUndoOnlyTheirOwnKeys() throws Exception {
+        loadAll(binding, "t1");
+        loadAll(binding, "t2");
+        BoundTransaction voice = staging("t1", FACTORY, VOICE);
+        BoundTransaction cameras = staging("t2", FACTORY, CAMERAS);
+
+        assertThat(binding.prepare(voice)).isEqualTo(Binding.Vote.yes());
+        assertThat(binding.prepare(cameras)).isEqualTo(Binding.Vote.yes());
+        assertThat(device.read().vlans().keySet()).as("both pushed").containsExactly(1, 20, 30);
+        assertThat(DeviceJournal.open(dir, VlanStateFormat.INSTANCE).entries()).as("one entry each").hasSize(2);
+        binding.abort(voice);
+        binding.commit(cameras);
+
+        assertThat(device.read()).isEqualTo(CAMERAS);
+        assertThat(binding.committed().intended()).isEqualTo(SwitchPart.of(CAMERAS));
+        assertThat(restarted().committed().intended()).as("journaled").isEqualTo(SwitchPart.of(CAMERAS));
         assertThat(DeviceJournal.open(dir, VlanStateFormat.INSTANCE).entries()).as("nothing unfinished").isEmpty();
     }
 
     @Test
     void aCommittedChangeStaysOnTheSwitchAndItsRecordIsTheCommittedOne() throws Exception {
-        loadVlans(binding);
-        BoundTransaction txn = staging("t1", VOICE);
+        loadAll(binding, "t1");
+        BoundTransaction txn = staging("t1", FACTORY, VOICE);
 
         assertThat(binding.prepare(txn)).isEqualTo(Binding.Vote.yes());
         binding.commit(txn);
 
         assertThat(device.read()).isEqualTo(VOICE);
-        assertThat(binding.committed().intended()).isEqualTo(VOICE);
-        assertThat(restarted().committed().intended()).as("journaled").isEqualTo(VOICE);
+        assertThat(binding.committed().intended()).isEqualTo(SwitchPart.of(VOICE));
+        assertThat(restarted().committed().intended()).as("journaled").isEqualTo(SwitchPart.of(VOICE));
     }
 
     @Test
     void anUndoTheSwitchDidNotTakeIsOwedAndBlocksNewChangesUntilPaid() throws Exception {
-        loadVlans(binding);
-        BoundTransaction first = staging("t1", VOICE);
+        loadAll(binding, "t1");
+        BoundTransaction first = staging("t1", FACTORY, VOICE);
         assertThat(binding.prepare(first).accepted()).isTrue();
         device.beforeRead(VlanTableAdapterTest::noAnswer).beforePush(VlanTableAdapterTest::noAnswer);
         binding.abort(first);
         assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).contains(" backed-out\n");
 
-        BoundTransaction second = staging("t2", VOICE);
+        BoundTransaction second = staging("t2", FACTORY, VOICE);
         Binding.Vote blocked = binding.prepare(second);
         binding.abort(second);
         assertThat(blocked.accepted()).isFalse();
@@ -123,11 +196,11 @@ class VlanTableAdapterTest {
 
     @Test
     void aPushThatDiedHalfWayIsUndoneByTheNextStart() throws Exception {
-        loadVlans(binding);
+        loadAll(binding, "t1");
         device.afterPush(() -> {  // the push lands, then the service "dies" before its vote
             throw new DeviceException("sw-1: the connection dropped after the last SET", false);
         });
-        assertThat(binding.prepare(staging("t1", VOICE)).accepted()).isFalse();
+        assertThat(binding.prepare(staging("t1", FACTORY, VOICE)).accepted()).isFalse();
         assertThat(device.read()).isEqualTo(VOICE);
         assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).contains(" preparing\n");
         device.afterPush(() -> { });
@@ -140,21 +213,22 @@ class VlanTableAdapterTest {
 
     @Test
     void aYesVoteLeftInDoubtHoldsEveryReadUntilItsOutcomeIsKnown() throws Exception {
-        loadVlans(binding);
-        assertThat(binding.prepare(staging("t1", VOICE)).accepted()).isTrue();
+        loadAll(binding, "t1");
+        assertThat(binding.prepare(staging("t1", FACTORY, VOICE)).accepted()).isTrue();
 
-        DeviceBinding<SwitchState> next = restarted();
+        DeviceBinding<SwitchPart> next = restarted();
 
         assertThat(device.read()).as("kept until the outcome is known").isEqualTo(VOICE);
         assertThat(next.inDoubt()).singleElement().satisfies(entry ->
                 assertThat(DeviceBinding.transactionId(entry.key())).isEqualTo("t1"));
-        assertThatThrownBy(() -> loadVlans(next)).isInstanceOf(DeviceException.class)
+        assertThatThrownBy(() -> loadAll(next, "t2")).isInstanceOf(DeviceException.class)
                 .hasMessageContaining("sw-1").hasMessageContaining("still asking its peers for the outcome");
 
         next.resolve(next.inDoubt().get(0).key(), false);
 
         assertThat(device.read()).isEqualTo(FACTORY);
-        assertThat(WaldoState.state(loadVlans(next), WaldoState.pvids(FACTORY))).as("read again").isEqualTo(FACTORY);
+        assertThat(WaldoState.state(load(next, VlanSwitch.SEEN_VLANS, "t3"), load(next, VlanSwitch.SEEN_PVIDS, "t3")))
+                .as("read again").isEqualTo(FACTORY);
     }
 
     /**
@@ -165,14 +239,14 @@ class VlanTableAdapterTest {
      */
     @Test
     void aClosedBindingWaitsForItsPushAndThenLeavesTheSwitchAndJournalToTheNextRun() throws Exception {
-        loadVlans(binding);
+        loadAll(binding, "t1");
         CountDownLatch pushed = new CountDownLatch(1);
         CountDownLatch goOn = new CountDownLatch(1);
         device.afterPush(() -> {
             pushed.countDown();
             awaitQuietly(goOn);
         });
-        CompletableFuture<Binding.Vote> vote = CompletableFuture.supplyAsync(() -> binding.prepare(staging("t1", VOICE)));
+        CompletableFuture<Binding.Vote> vote = CompletableFuture.supplyAsync(() -> binding.prepare(staging("t1", FACTORY, VOICE)));
         pushed.await();
         Thread closing = Thread.ofVirtual().start(binding::close);
 
@@ -184,12 +258,12 @@ class VlanTableAdapterTest {
         device.afterPush(() -> { });
         String journal = Files.readString(dir.resolve(DeviceJournal.FILE));
 
-        binding.abort(staging("t1", VOICE));
-        assertThat(binding.prepare(staging("t2", FACTORY)).accepted()).isFalse();
+        binding.abort(staging("t1", FACTORY, VOICE));
+        assertThat(binding.prepare(staging("t2", VOICE, FACTORY)).accepted()).isFalse();
         assertThat(device.read()).as("the closed binding undid nothing").isEqualTo(VOICE);
         assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).as("nor wrote its journal").isEqualTo(journal);
 
-        DeviceBinding<SwitchState> next = restarted();
+        DeviceBinding<SwitchPart> next = restarted();
         next.resolve(next.inDoubt().get(0).key(), false);
         assertThat(device.read()).as("the next run settles it").isEqualTo(FACTORY);
     }
@@ -206,23 +280,31 @@ class VlanTableAdapterTest {
         throw new DeviceException("sw-1: no answer (timeout)", false);
     }
 
-    private Object loadVlans(DeviceBinding<SwitchState> on) throws DeviceException {
-        return on.load(service, VlanSwitch.VLANS.name(), VlanSwitch.VLANS.annotation("snmp").orElseThrow());
+    /** Loads every map the binding serves, as a transaction's first touches do. */
+    private void loadAll(DeviceBinding<SwitchPart> on, String transaction) throws DeviceException {
+        for (Variable<?> variable : List.of(VlanSwitch.SEEN_VLANS, VlanSwitch.SEEN_PVIDS, VlanSwitch.NAMES,
+                VlanSwitch.MEMBERS, VlanSwitch.PVIDS)) {
+            load(on, variable, transaction);
+        }
     }
 
-    /** A transaction that stages {@code intended} as the service's stage() does, with no trial deadline. */
-    private BoundTransaction staging(String id, SwitchState intended) {
+    private Object load(DeviceBinding<SwitchPart> on, Variable<?> variable, String transaction) throws DeviceException {
+        return on.load(service, variable.name(), variable.annotation("snmp").orElseThrow(), transaction);
+    }
+
+    /**
+     * A transaction that changes the switch from {@code read} (its loads) to {@code intended}, key by
+     * key as the service's stage() does, with no trial.
+     */
+    private BoundTransaction staging(String id, SwitchState read, SwitchState intended) {
         return new BoundTransaction(id, List.of(
-                change(VlanSwitch.VLANS, WaldoState.vlans(intended)),
-                change(VlanSwitch.PVIDS, WaldoState.pvids(intended)),
-                change(VlanSwitch.TRIAL, ""),
-                change(VlanSwitch.TRIAL_DEADLINE, 0.0),
-                change(VlanSwitch.BEFORE_VLANS, WaldoState.vlans(FACTORY)),
-                change(VlanSwitch.BEFORE_PVIDS, WaldoState.pvids(FACTORY))));
+                change(VlanSwitch.NAMES, WaldoState.names(read), WaldoState.names(intended)),
+                change(VlanSwitch.MEMBERS, WaldoState.members(read), WaldoState.members(intended)),
+                change(VlanSwitch.PVIDS, WaldoState.pvids(read), WaldoState.pvids(intended))));
     }
 
-    private BoundTransaction.Change change(Variable<?> variable, Object after) {
+    private BoundTransaction.Change change(Variable<?> variable, Object before, Object after) {
         return new BoundTransaction.Change(service, variable.name(), variable.annotation("snmp").orElseThrow(),
-                null, after);
+                before, after);
     }
 }

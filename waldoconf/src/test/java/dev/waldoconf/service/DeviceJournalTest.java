@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waldoconf.device.VlanStateFormat;
+import dev.waldoconf.model.SwitchPart;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.service.DeviceJournal.Entry;
@@ -25,15 +26,19 @@ class DeviceJournalTest {
     @TempDir
     Path dir;
 
-    private static final SwitchState BEFORE = SwitchState.empty().with(new Vlan(10, "users & guests",
+    private static final SwitchState OLD = SwitchState.empty().with(new Vlan(10, "users & guests",
             new TreeSet<>(List.of(1, 2, 3)), new TreeSet<>())).withPvid(4, 10);
-    private static final SwitchState INTENDED = BEFORE.with(Vlan.empty(20, "voice")).withPvid(5, 20);
-    private static final TrialRecord<SwitchState> ADOPTED =
-            new TrialRecord<>("adopted", BEFORE, "", 0, List.of(), SwitchState.empty());
-    private static final TrialRecord<SwitchState> TRIAL =
-            new TrialRecord<>("1.7", INTENDED, "c1", 1_900_000_000L, List.of("sw-a", "sw-b"), BEFORE);
+    private static final SwitchState NEW = OLD.with(Vlan.empty(20, "voice")).withPvid(5, 20);
+    /** What the change from OLD to NEW sets, and those keys as they were: undo data and a trial's values before. */
+    private static final SwitchPart SET = SwitchPart.between(OLD, NEW);
+    private static final SwitchPart BEFORE = SET.valuesIn(OLD);
+    private static final SwitchPart INTENDED = SwitchPart.of(NEW);
+    private static final TrialRecord<SwitchPart> ADOPTED = TrialRecord.withoutTrial("adopted", SwitchPart.of(OLD));
+    private static final TrialRecord<SwitchPart> TRIAL = new TrialRecord<>("1.7", INTENDED, List.of(
+            new TrialRecord.Trial<>("c1", 1_900_000_000L, List.of("sw-a", "sw-b"), BEFORE),
+            new TrialRecord.Trial<>("c2", 1_900_000_300L, List.of(), SwitchPart.empty())));
 
-    private DeviceJournal<SwitchState> journal() throws IOException {
+    private DeviceJournal<SwitchPart> journal() throws IOException {
         return DeviceJournal.open(dir, VlanStateFormat.INSTANCE);
     }
 
@@ -43,34 +48,40 @@ class DeviceJournalTest {
 
     @Test
     void theCommittedRecordAndEveryEntrySurviveAReopenInOrder() throws Exception {
-        DeviceJournal<SwitchState> journal = journal();
+        DeviceJournal<SwitchPart> journal = journal();
         journal.settle(null, ADOPTED);
-        Entry<SwitchState> staging = new Entry<>("1.7", Stage.PREPARING, BEFORE, TRIAL);
-        Entry<SwitchState> noDevice = new Entry<>("1.8", Stage.PREPARED, null, ADOPTED);
-        Entry<SwitchState> emptyUndo = new Entry<>("1.9", Stage.BACKED_OUT, SwitchState.empty(), null);
+        Entry<SwitchPart> staging = new Entry<>("1.7", Stage.PREPARING, BEFORE, TRIAL);
+        Entry<SwitchPart> noDevice = new Entry<>("1.8", Stage.PREPARED, null, ADOPTED);
+        Entry<SwitchPart> emptyUndo = new Entry<>("1.9", Stage.BACKED_OUT, SwitchPart.empty(), null);
         journal.put(staging);
         journal.put(noDevice);
         journal.put(emptyUndo);
         journal.put(staging.at(Stage.PREPARED));
 
-        DeviceJournal<SwitchState> reopened = journal();
+        DeviceJournal<SwitchPart> reopened = journal();
         assertThat(reopened.committed()).isEqualTo(ADOPTED);
         assertThat(reopened.entries()).containsExactly(staging.at(Stage.PREPARED), noDevice, emptyUndo);
-        assertThat(Files.readString(file())).contains("entry 1.7 prepared\nundo\nundo.vlan 10 users+%26+guests 1-3 -\n",
-                "record.trial c1\n", "end 3\n");
+        assertThat(Files.readString(file())).startsWith("waldoconf-device-journal 3\n").contains(
+                "committed.intended name 10 users+%26+guests\ncommitted.intended tagged 10 1-3\n",
+                "entry 1.7 prepared\nundo\nundo.no-vlan 20\n",
+                "record.trial c1 1900000000 sw-a,sw-b\nrecord.before c1 no-vlan 20\n",
+                "record.trial c2 1900000300 -\n", "end 3\n");
     }
 
     @Test
-    void aCommitKeepsTheEntrysRecordForgetsTheEntryAndTrimsOlderUndoDataInOneWrite() throws Exception {
-        DeviceJournal<SwitchState> journal = journal();
+    void aCommitFoldsTheEntrysRecordInForgetsTheEntryAndTrimsOlderUndoDataInOneWrite() throws Exception {
+        DeviceJournal<SwitchPart> journal = journal();
         journal.settle(null, ADOPTED);
         journal.put(new Entry<>("1.1", Stage.PREPARED, BEFORE, null));
         journal.put(new Entry<>("1.2", Stage.PREPARED, BEFORE, TRIAL));
         journal.put(new Entry<>("1.3", Stage.PREPARED, INTENDED, null));
 
-        journal.commit("1.2", (older, committed) -> null);
+        journal.commit("1.2", (older, committed) -> null, (committed, change) -> {
+            assertThat(committed).isEqualTo(ADOPTED);
+            return change;
+        });
 
-        DeviceJournal<SwitchState> reopened = journal();
+        DeviceJournal<SwitchPart> reopened = journal();
         assertThat(reopened.committed()).isEqualTo(TRIAL);
         assertThat(reopened.entries()).as("the older one had nothing left to undo; the newer one is untouched")
                 .containsExactly(new Entry<>("1.3", Stage.PREPARED, INTENDED, null));
@@ -78,11 +89,13 @@ class DeviceJournalTest {
 
     @Test
     void aCommitOfAnEntryWithoutARecordKeepsTheCommittedOne() throws Exception {
-        DeviceJournal<SwitchState> journal = journal();
+        DeviceJournal<SwitchPart> journal = journal();
         journal.settle(null, TRIAL);
         journal.put(new Entry<>("2.1", Stage.PREPARED, BEFORE, null));
 
-        journal.commit("2.1", (older, committed) -> older);
+        journal.commit("2.1", (older, committed) -> older, (committed, change) -> {
+            throw new AssertionError("an entry without a record folds nothing in");
+        });
 
         assertThat(journal().committed()).isEqualTo(TRIAL);
         assertThat(journal().entries()).isEmpty();
@@ -90,7 +103,7 @@ class DeviceJournalTest {
 
     @Test
     void settleReplacesTheCommittedRecordAndForgetsTheEntry() throws Exception {
-        DeviceJournal<SwitchState> journal = journal();
+        DeviceJournal<SwitchPart> journal = journal();
         journal.settle(null, ADOPTED);
         journal.put(new Entry<>("3.1", Stage.PREPARED, BEFORE, TRIAL));
         journal.put(new Entry<>("3.2", Stage.PREPARING, BEFORE, TRIAL));
@@ -103,11 +116,11 @@ class DeviceJournalTest {
 
     @Test
     void aWriteThatNeverReplacedTheFileIsIgnoredAndTheLastCompleteJournalStands() throws Exception {
-        Entry<SwitchState> complete = new Entry<>("4.1", Stage.PREPARING, BEFORE, TRIAL);
+        Entry<SwitchPart> complete = new Entry<>("4.1", Stage.PREPARING, BEFORE, TRIAL);
         journal().put(complete);
         // A crash in the middle of the next write: half a temporary file, never renamed.
         Path temporary = DurableFile.temporaryOf(file());
-        Files.writeString(temporary, "waldoconf-device-journal 2\nentry 4.1 prepa");
+        Files.writeString(temporary, "waldoconf-device-journal 3\nentry 4.1 prepa");
 
         assertThat(journal().entries()).containsExactly(complete);
         assertThat(temporary).doesNotExist();
@@ -126,7 +139,7 @@ class DeviceJournalTest {
 
     @Test
     void aCorruptLineIsAnErrorThatNamesTheFileAndTheLine() throws Exception {
-        Files.writeString(file(), "waldoconf-device-journal 2\nentry 6.1 prepared\nundo\nundo.bridge 7\nend 1\n");
+        Files.writeString(file(), "waldoconf-device-journal 3\nentry 6.1 prepared\nundo\nundo.bridge 7\nend 1\n");
 
         assertThatThrownBy(this::journal).isInstanceOf(IOException.class)
                 .hasMessageContaining(file() + ":4: unreadable journal line 'undo.bridge 7': unknown entry 'bridge'");
@@ -137,18 +150,30 @@ class DeviceJournalTest {
         for (String damaged : List.of(
                 "not a journal\n",
                 "",
-                "waldoconf-device-journal 2\nentry 7.1 voted\nend 1\n",
-                "waldoconf-device-journal 2\nundo.vlan 1 a - -\nend 0\n",
-                "waldoconf-device-journal 2\nentry 7.1 prepared\nend 2\n",
-                "waldoconf-device-journal 2\nend 0\nentry 7.1 prepared\n",
-                "waldoconf-device-journal 2\ncommitted.deadline soon\nend 0\n",
-                "waldoconf-device-journal 2\ncommitted.trial c1\nend 0\n",
-                "waldoconf-device-journal 2\nentry 7.1 prepared\nrecord.colour red\nend 1\n")) {
+                "waldoconf-device-journal 3\nentry 7.1 voted\nend 1\n",
+                "waldoconf-device-journal 3\nundo.name 1 a\nend 0\n",
+                "waldoconf-device-journal 3\nentry 7.1 prepared\nend 2\n",
+                "waldoconf-device-journal 3\nend 0\nentry 7.1 prepared\n",
+                "waldoconf-device-journal 3\ncommitted.transaction 1.1\ncommitted.trial c1 soon -\nend 0\n",
+                "waldoconf-device-journal 3\ncommitted.transaction 1.1\ncommitted.trial c1\nend 0\n",
+                "waldoconf-device-journal 3\ncommitted.transaction 1.1\ncommitted.before c9 no-vlan 3\nend 0\n",
+                "waldoconf-device-journal 3\nentry 7.1 prepared\nrecord.colour red\nend 1\n")) {
             Files.writeString(file(), damaged);
 
             assertThatThrownBy(this::journal).as(damaged).isInstanceOf(IOException.class)
                     .hasMessageStartingWith(file().toString());
         }
+    }
+
+    /** A version 2 journal kept one trial per service: it is not read, and says what to do. */
+    @Test
+    void aJournalThatKeptOneTrialPerServiceStopsTheServiceWithWhatToDo() throws Exception {
+        Files.writeString(file(), "waldoconf-device-journal 2\ncommitted.transaction 1.4\ncommitted.trial c7\nend 0\n");
+
+        assertThatThrownBy(this::journal).isInstanceOf(IOException.class)
+                .hasMessageStartingWith(file() + " was written by an earlier WaldoConf version, which kept one trial"
+                        + " per service")
+                .hasMessageContaining("move the file away and start the service again");
     }
 
     @Test

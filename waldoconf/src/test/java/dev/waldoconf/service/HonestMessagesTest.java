@@ -59,7 +59,10 @@ class HonestMessagesTest {
         }
     }
 
-    /** A switch someone writes to (VLAN 50) just before WaldoConf's push: after the transaction read it. */
+    /**
+     * A switch someone writes to (VLAN 50) as WaldoConf's push begins: after the transaction read it
+     * and the push checked the keys it sets, before the device's own read for its SETs.
+     */
     private record WrittenDuringTheChange(MemoryVlanDevice device) implements dev.waldoconf.device.VlanDevice {
         @Override
         public String name() {

@@ -108,7 +108,7 @@ class MutualAuthenticationTest {
             assertThat(entry.outcome()).isEqualTo("committed");
             assertThat(entry.switchName()).isEqualTo("sw-1");
         });
-        assertThat(journal(0).get(0).what()).contains("vlans 1 entry -> 2 entries");
+        assertThat(journal(0).get(0).what()).contains("names 1 entry -> 2 entries");
     }
 
     @Test
@@ -131,7 +131,7 @@ class MutualAuthenticationTest {
     void aReadOnlyOperatorMayReadButItsChangeIsRefusedEverywhere() throws Exception {
         OperatorOnSwitches bob = connect(addresses(), Identities.operatorNet(operator("bob", true), Security.MUTUAL));
 
-        assertThat(bob.runner().pendingTrials(bob.targets())).hasSize(2);
+        assertThat(bob.runner().reports(bob.targets())).hasSize(2).allMatch(ChangeRunner.SwitchReport::reachable);
         assertThatThrownBy(() -> apply(bob)).isInstanceOf(TransactionAbortedException.class)
                 .hasMessageContaining("refuses the change: operator-bob may only read")
                 .hasMessageContaining(Identities.READ_ROLE);

@@ -38,8 +38,8 @@ class TrialTimerSharingTest {
         }
 
         @Override
-        public String pending() {
-            return pending ? change : "";
+        public Set<String> pending() {
+            return pending ? Set.of(change) : Set.of();
         }
 
         @Override
@@ -62,7 +62,12 @@ class TrialTimerSharingTest {
     }
 
     private static TrialRecord<String> expired(String change) {
-        return new TrialRecord<>("t-" + change, "after", change, 1, List.of("sw"), "before");
+        return trialRecord(change, 1);
+    }
+
+    private static TrialRecord<String> trialRecord(String change, long deadline) {
+        return new TrialRecord<>("t-" + change, "after", List.of(new TrialRecord.Trial<>(change, deadline,
+                List.of("sw"), "before")));
     }
 
     @Test
@@ -106,11 +111,53 @@ class TrialTimerSharingTest {
             TrialTimer timer = new TrialTimer("sw", host, Clock.systemUTC(),
                     new CountingTrials("c", new CountDownLatch(1), new CountDownLatch(0)));
             long inAnHour = System.currentTimeMillis() / 1000 + 3600;
-            timer.checkAtDeadline(new TrialRecord<>("t", "after", "c", inAnHour, List.of("sw"), "before"));
+            timer.checkAtDeadline(trialRecord("c", inAnHour));
             timer.everyRecheck(() -> { });
             assertThat(TrialTimer.scheduledTasks()).isEqualTo(before + 2);
             timer.close();
             assertThat(TrialTimer.scheduledTasks()).isEqualTo(before);
+        }
+    }
+
+    /**
+     * A VLAN service holds one trial per change: each of a record's pending trials is reverted at
+     * its own deadline, the expired one now, the other not before its deadline.
+     */
+    @Test
+    void eachPendingTrialOfARecordRevertsAtItsOwnDeadline() throws Exception {
+        InMemoryNetwork network = new InMemoryNetwork();
+        Set<String> pending = ConcurrentHashMap.newKeySet();
+        pending.addAll(Set.of("c-expired", "c-later"));
+        List<String> reverted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch first = new CountDownLatch(1);
+        try (Host host = Host.inMemory(network, "sw")) {
+            TrialTimer timer = new TrialTimer("sw", host, Clock.systemUTC(), new TrialTimer.Trials() {
+                @Override
+                public Set<String> pending() {
+                    return Set.copyOf(pending);
+                }
+
+                @Override
+                public Map<String, Boolean> undecided() {
+                    return Map.of();
+                }
+
+                @Override
+                public boolean revert(String change) {
+                    reverted.add(change);
+                    pending.remove(change);
+                    first.countDown();
+                    return true;
+                }
+            });
+            long inAnHour = System.currentTimeMillis() / 1000 + 3600;
+            timer.checkAtDeadline(new TrialRecord<>("t", "after", List.of(
+                    new TrialRecord.Trial<>("c-expired", 1, List.of(), "before"),
+                    new TrialRecord.Trial<>("c-later", inAnHour, List.of(), "before"))));
+            assertThat(first.await(30, TimeUnit.SECONDS)).as("the expired trial reverted").isTrue();
+            assertThat(reverted).containsExactly("c-expired");
+            assertThat(pending).containsExactly("c-later");
+            timer.close();
         }
     }
 

@@ -196,12 +196,12 @@ class ScalarOidAdapterTest {
         assertThat(binding.prepare(txn(change("location", LOCATION, "rack 4"))).accepted()).isTrue();
         DeviceBinding<List<PreImage>> next = restarted();
 
-        assertThatThrownBy(() -> next.load(null, "location", oid(LOCATION))).isInstanceOf(DeviceException.class)
+        assertThatThrownBy(() -> next.load(null, "location", oid(LOCATION), "t9")).isInstanceOf(DeviceException.class)
                 .hasMessageContaining("edge-1").hasMessageContaining("'location' cannot be read yet");
-        assertThat(next.load(null, "contact", oid(CONTACT))).isEqualTo("old contact");
+        assertThat(next.load(null, "contact", oid(CONTACT), "t9")).isEqualTo("old contact");
 
         next.resolve(next.inDoubt().get(0).key(), false);
-        assertThat(next.load(null, "location", oid(LOCATION))).isEqualTo("old location");
+        assertThat(next.load(null, "location", oid(LOCATION), "t9")).isEqualTo("old location");
     }
 
     @Test
@@ -216,7 +216,8 @@ class ScalarOidAdapterTest {
 
         assertThat(next.undecided()).as("backed out if still undecided at its deadline").containsExactly(
                 Map.entry("t1", false));
-        assertThat(deadlines).extracting(TrialRecord::trial).containsExactly("c1");
+        assertThat(deadlines).flatExtracting(TrialRecord::pending).extracting(TrialRecord.Trial::change)
+                .containsExactly("c1");
     }
 
     @Test
@@ -307,9 +308,11 @@ class ScalarOidAdapterTest {
         assertThat(binding.prepare(stage).accepted()).isTrue();
         binding.commit(stage);
 
-        assertThat(binding.committed().trial()).isEqualTo("c1");
-        assertThat(binding.committed().switches()).containsExactly("edge-1", "edge-2");
-        assertThat(deadlines).extracting(TrialRecord::deadlineEpochSeconds).containsOnly(1_900_000_000L);
+        TrialRecord.Trial<List<PreImage>> staged = binding.committed().onlyTrial().orElseThrow();
+        assertThat(staged.change()).isEqualTo("c1");
+        assertThat(staged.switches()).containsExactly("edge-1", "edge-2");
+        assertThat(deadlines).flatExtracting(TrialRecord::pending).extracting(TrialRecord.Trial::deadlineEpochSeconds)
+                .containsOnly(1_900_000_000L);
         BoundTransaction other = txn("t2", change("location", LOCATION, "rack 5"));
         Binding.Vote blocked = binding.prepare(other);
         binding.abort(other);
@@ -333,11 +336,12 @@ class ScalarOidAdapterTest {
         DeviceBinding<List<PreImage>> inDoubt = restarted();
         assertThat(inDoubt.committed()).as("not committed yet").isNull();
         inDoubt.resolve(inDoubt.inDoubt().get(0).key(), true);
-        assertThat(inDoubt.committed().trial()).isEqualTo("c1");
+        assertThat(inDoubt.committed().onlyTrial().orElseThrow().change()).isEqualTo("c1");
 
         DeviceBinding<List<PreImage>> again = restarted();
-        assertThat(again.committed().trial()).isEqualTo("c1");
-        assertThat(again.committed().before()).singleElement().satisfies(preImage ->
+        TrialRecord.Trial<List<PreImage>> trial = again.committed().onlyTrial().orElseThrow();
+        assertThat(trial.change()).isEqualTo("c1");
+        assertThat(trial.before()).singleElement().satisfies(preImage ->
                 assertThat(preImage.old()).isEqualTo(new ScalarValue.Text("old location")));
     }
 

@@ -43,7 +43,7 @@ final class Calls {
         }
         Set<Integer> prepareWith = last ? coordinator.prepareWith(record, to, callId) : null;
         record.outstanding.put(callId, to);
-        state.send(to, new Message.Call(txn, record.priority, callId, request, prepareWith));
+        state.send(to, new Message.Call(txn, record.priority, callId, request, prepareWith, record.snapshot));
         return callId;
     }
 
@@ -87,6 +87,7 @@ final class Calls {
         TxnRecord record = state.txns.get(call.txn());
         if (record == null && !state.ended.containsKey(call.txn())) {
             record = new TxnRecord(call.txn(), call.priority());
+            record.snapshot = call.snapshot();
             state.txns.put(call.txn(), record);
         }
         if (record == null || record.state != State.ACTIVE) {

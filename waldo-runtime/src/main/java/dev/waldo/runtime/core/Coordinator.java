@@ -192,6 +192,10 @@ final class Coordinator {
             if (vote.bound()) {
                 root.bound.add(from);
             }
+        } else if (vote.verdict() == Message.Verdict.WOUNDED) {
+            // A check that ended after the callee began to prepare refused the attempt (a read-only
+            // attempt's snapshot validation): it runs again, as after a wound.
+            locking.markWounded(state.txns.get(vote.txn()));
         } else {
             root.earlyRefusal = vote.reason() == null ? "host " + from + " voted no" : vote.reason();
         }
@@ -363,7 +367,7 @@ final class Coordinator {
      * the register settled it so ({@link #registered}); else it is committed now.
      */
     private void decideCommit(RootRecord root) {
-        if (state.replicatedDecisions && !root.participants.isEmpty()) {
+        if (state.replicatedDecisions && !root.participants.isEmpty() && !readOnly(root)) {
             root.phase = RootRecord.Phase.REGISTERING;
             root.ticksSinceSend = 0;
             root.awaiting.clear();
@@ -396,7 +400,7 @@ final class Coordinator {
         root.committedAt = ++state.clock;
         root.ticksSinceSend = 0;
         root.awaiting.clear();
-        if (!root.participants.isEmpty()) {
+        if (!root.participants.isEmpty() && !readOnly(root)) {
             // Persist before you send: a restart must re-send this decision, and must not presume abort.
             state.persist(new StorageRecord.Committed(root.attempt, root.participants));
             Set<Integer> unacknowledged = new TreeSet<>(root.participants);
@@ -410,6 +414,15 @@ final class Coordinator {
         record.acksOwed.add(state.host);
         participant.installLocal(record);
         finishIfAcknowledged(root);
+    }
+
+    /**
+     * A read-only attempt reading a snapshot: it installs nothing anywhere, so its commit needs
+     * no log record (presumed abort changes nothing for it) and no decision register.
+     */
+    private boolean readOnly(RootRecord root) {
+        TxnRecord record = state.txns.get(root.attempt);
+        return record != null && record.snapshot;
     }
 
     /** Backs the attempt out on every participant; the root ends once all acknowledged. */

@@ -260,6 +260,35 @@ public final class HostCore {
         return coordinator.retry(previous);
     }
 
+    /**
+     * Makes {@code txn}, an attempt just begun or retried here that has not run yet, a read-only
+     * attempt that reads a snapshot instead of locking, here and on every host it calls (the
+     * flag travels with its calls): it takes no lock, never waits for a writer that is running or
+     * preparing and never wounds one; a read waits only for a writer that voted yes and is
+     * known to have committed; and each host validates its reads when it is asked to prepare,
+     * voting WOUNDED (the root retries) if a writer installed over them since, or voted yes on
+     * them and, asked, its coordinator says it committed. Its commit logs nothing. See {@link
+     * SnapshotReads} for why that is strictly serializable. It may only read: a lock in another
+     * mode than READ is refused.
+     *
+     * @throws IllegalStateException if {@code txn} is not a root attempt of this host that has not run yet
+     */
+    public void readSnapshot(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || txn.host() != state.host || record.state != TxnRecord.State.ACTIVE
+                || !record.held.isEmpty() || !record.participants.isEmpty() || !record.outstanding.isEmpty()) {
+            throw new IllegalStateException("attempt " + txn + " is not a root attempt of host " + state.host
+                    + " that has not run yet; make it read a snapshot right after begin or retry");
+        }
+        record.snapshot = true;
+    }
+
+    /** True if {@code txn} is a read-only attempt that reads a snapshot here (see {@link #readSnapshot}). */
+    public boolean readsSnapshot(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        return record != null && record.snapshot;
+    }
+
     /** The root body of {@code txn} ended; the outcome arrives later as {@link Decision.RootDone}. */
     public void finishRoot(TxnId txn, Ending ending) {
         coordinator.finishRoot(txn, ending);
@@ -356,6 +385,9 @@ public final class HostCore {
      * {@link StorageRecord.Prepared} record at the next start.
      */
     public void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
+        if (yes && locking.snapshots.holdsVote(txn)) {
+            return; // a read-only attempt's validation still waits for writers' coordinators; it votes then
+        }
         participant.vote(txn, yes, reason, finishLater, payload);
     }
 
@@ -394,8 +426,11 @@ public final class HostCore {
             case Message.Delegate delegate -> participant.onDelegate(from, delegate.txn());
             case Message.Backout backout -> participant.onBackout(from, backout.txn());
             case Message.Ack ack -> coordinator.onAck(from, ack.txn());
-            case Message.Query query -> state.send(from, new Message.Answer(query.txn(), outcomeOf(query.txn())));
-            case Message.Answer answer -> participant.onAnswer(answer);
+            case Message.Query query -> state.send(from, new Message.Answer(query.txn(), outcomeOf(query.txn()), query.asked()));
+            case Message.Answer answer -> {
+                participant.onAnswer(answer);
+                locking.snapshots.onAnswer(from, answer);
+            }
         }
     }
 
@@ -531,6 +566,7 @@ public final class HostCore {
             }
         }
         coordinator.linkDown(lost);
+        locking.snapshots.linkDown(lost);
     }
 
     /**
@@ -581,6 +617,14 @@ public final class HostCore {
      */
     void breakBySkippingDelegatedCommitLog() {
         participant.skipDelegatedCommitLog = true;
+    }
+
+    /**
+     * Breaks this core's snapshot reads on purpose, for the deterministic simulation's tests that
+     * it catches a broken variant (see {@link SnapshotReads.Fault}). Never call it elsewhere.
+     */
+    void breakSnapshotReads(SnapshotReads.Fault fault) {
+        locking.snapshots.fault = fault;
     }
 
     /** True unless the transport reported host {@code other} unreachable. */

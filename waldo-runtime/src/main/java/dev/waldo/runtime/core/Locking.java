@@ -8,22 +8,27 @@ import java.util.List;
  * promotion as a primary (paper §4.3), over a {@link ConcurrencyControl}
  * chosen per host that decides how attempts using the same state are kept
  * apart: {@link WoundWait} (the lock table and wound-wait, the default) or
- * {@link Optimistic} (validation at prepare).
+ * {@link Optimistic} (validation at prepare). Read-only attempts that read a snapshot take
+ * no locks under either: {@link SnapshotReads} serves them.
  */
 final class Locking {
     private final CoreState state;
     private ConcurrencyControl control;
     final Primaries primaries;
     private Participant participant;
+    /** The read-only attempts that read a snapshot here, whichever the concurrency control. */
+    final SnapshotReads snapshots;
 
     Locking(CoreState state, boolean primaries) {
         this.state = state;
         this.primaries = new Primaries(primaries);
         this.control = new WoundWait(state, this::markWounded);
+        this.snapshots = new SnapshotReads(state, lock -> control.holders(lock));
     }
 
     void wire(Participant participant) {
         this.participant = participant;
+        snapshots.wire(participant);
     }
 
     /**
@@ -68,30 +73,37 @@ final class Locking {
             state.decide(new Decision.Wounded(txn));
             return false;
         }
-        return control.access(record, lock);
+        return record.snapshot ? snapshots.read(record, lock) : control.access(record, lock);
     }
 
     /**
      * Takes {@code lock} for an active attempt if that needs no wait (held already, or
-     * grantable now); returns false, queueing nothing and wounding no one, otherwise.
+     * grantable now); returns false, queueing nothing and wounding no one, otherwise. A
+     * read-only attempt that reads a snapshot always gets false: after the root's last call
+     * carried the prepare, a read after the callee's validation would escape it (see {@link
+     * SnapshotReads}), so the attempt retries with its calls unmarked; for a call served on the
+     * receiving thread ({@link HostCore#tryLock}), the call runs again on a thread of its own,
+     * where its read may wait for writers that voted yes.
      */
     boolean lockWithoutWaiting(TxnRecord record, LockId lock) {
-        return control.accessWithoutWaiting(record, lock);
+        return !record.snapshot && control.accessWithoutWaiting(record, lock);
     }
 
     /** See {@link ConcurrencyControl#validate}: null if the attempt may prepare here, else why not. */
     String validate(TxnRecord record) {
-        return control.validate(record);
+        return record.snapshot ? snapshots.validate(record) : control.validate(record);
     }
 
     /** The attempt's writes are being installed here. */
     void installed(TxnRecord record) {
         control.installed(record);
+        snapshots.installed(record);
     }
 
     /** Time passed (see {@link ConcurrencyControl#tick}). */
     void tick() {
         control.tick();
+        snapshots.tick();
     }
 
     /** Takes {@code lock} for an attempt restored from storage, before any attempt of this run runs. */
@@ -106,11 +118,13 @@ final class Locking {
 
     void releaseLocks(TxnRecord record) {
         control.release(record);
+        snapshots.release(record);
     }
 
     /** Withdraws the attempt's lock requests, granting what they held up. */
     void cancelWaits(TxnRecord record) {
         control.cancelWaits(record);
+        snapshots.cancelWaits(record);
     }
 
     /**
@@ -177,10 +191,10 @@ final class Locking {
     }
 
     int waitingRequests() {
-        return control.waitingRequests();
+        return control.waitingRequests() + snapshots.waitingReads();
     }
 
     String describeLocks() {
-        return control.describeLocks();
+        return control.describeLocks() + snapshots.describe();
     }
 }

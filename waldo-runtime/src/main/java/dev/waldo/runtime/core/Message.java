@@ -17,11 +17,18 @@ public sealed interface Message {
      * A non-null {@code prepareWith} carries the prepare with the call: the root's body makes no
      * further call after this one, so the receiver prepares right after serving it (if it called
      * no other host meanwhile) and its {@link Reply} carries the vote. {@code prepareWith} are the
-     * other hosts the root knew to take part when it called, as in {@link Prepare}.
+     * other hosts the root knew to take part when it called, as in {@link Prepare}. With
+     * {@code snapshot}, the attempt is read-only and reads a snapshot on the receiver instead of
+     * locking (see {@code SnapshotReads}).
      */
-    record Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith)
-            implements Message {
-        /** A call that carries no prepare. */
+    record Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith,
+                boolean snapshot) implements Message {
+        /** A call of an attempt that locks what it uses. */
+        public Call(TxnId txn, Priority priority, long callId, Object request, Set<Integer> prepareWith) {
+            this(txn, priority, callId, request, prepareWith, false);
+        }
+
+        /** A call of an attempt that locks, carrying no prepare. */
         public Call(TxnId txn, Priority priority, long callId, Object request) {
             this(txn, priority, callId, request, null);
         }
@@ -99,13 +106,24 @@ public sealed interface Message {
     /**
      * Cooperative termination: the sender voted yes, then lost the
      * coordinator, and asks another participant (or the coordinator, once
-     * reachable again) what it knows of the outcome.
+     * reachable again) what it knows of the outcome. A read-only attempt's snapshot validation
+     * asks the same of a writer's coordinator ({@link SnapshotReads}), numbering its queries
+     * ({@code asked}) so that it can tell an answer to its own query from an older one that
+     * messages reordered; cooperative termination leaves it 0.
      */
-    record Query(TxnId txn) implements Message {
+    record Query(TxnId txn, long asked) implements Message {
+        /** A query that needs no number: any answer about {@code txn} will do. */
+        public Query(TxnId txn) {
+            this(txn, 0);
+        }
     }
 
-    /** The answer to a {@link Query}. */
-    record Answer(TxnId txn, Outcome outcome) implements Message {
+    /** The answer to a {@link Query}, with the query's {@code asked} number. */
+    record Answer(TxnId txn, Outcome outcome, long asked) implements Message {
+        /** An answer to a query that carried no number. */
+        public Answer(TxnId txn, Outcome outcome) {
+            this(txn, outcome, 0);
+        }
     }
 
     /** What the answerer of a {@link Query} knows. */

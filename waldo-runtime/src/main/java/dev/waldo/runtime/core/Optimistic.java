@@ -46,36 +46,6 @@ import java.util.function.Consumer;
  * #access}); priorities play no part.
  */
 final class Optimistic implements ConcurrencyControl {
-    /** What an install's stamp on a {@link Part} records. */
-    private enum Change {
-        /** Any change to the variable, as a whole or to a key: what a whole read checks. */
-        ANY,
-        /** A change to one key. */
-        KEY,
-        /** A change to the variable as a whole: every key read checks it. */
-        WHOLE,
-        /**
-         * A WRITE to one key, or to the whole variable (no key): what adds and appends check. They
-         * read nothing but whether the key is there, which only a put or remove changes.
-         */
-        REPLACED
-    }
-
-    /** A piece of state an install changed, stamped with the install in {@link #changedAt}. */
-    private record Part(long object, String variable, Object key, Change change) {
-        static Part of(LockId lock, Change change) {
-            return new Part(lock.object(), lock.variable(), change == Change.KEY ? lock.key() : null, change);
-        }
-
-        static Part replaced(LockId lock) {
-            return new Part(lock.object(), lock.variable(), lock.isWhole() ? null : lock.key(), Change.REPLACED);
-        }
-
-        static Part wholeReplaced(LockId lock) {
-            return new Part(lock.object(), lock.variable(), null, Change.REPLACED);
-        }
-    }
-
     /** A root transaction, as its attempts' priorities name it on every host (retries keep it). */
     private record Root(int host, long serial) {
         static Root of(TxnRecord record) {
@@ -128,13 +98,8 @@ final class Optimistic implements ConcurrencyControl {
      * taken as it uses state. Checked at validation, and waited for by bodies (see {@link #access}).
      */
     private final LockTable validated = new LockTable(false);
-    /** The number of installs here so far: the stamp of the newest. */
-    private long installs;
-    /**
-     * The stamp of the last install that changed each part. Only stamps newer than a live
-     * attempt's reads matter, so it is emptied whenever no attempt has read anything.
-     */
-    private final Map<Part, Long> changedAt = new HashMap<>();
+    /** Which piece each install changed, emptied whenever no attempt has used anything here. */
+    private final InstallStamps stamps = new InstallStamps();
     /** Per live attempt, what it used and the install stamp when it first did. */
     private final Map<TxnId, Map<LockId, Long>> footprints = new HashMap<>();
 
@@ -179,7 +144,7 @@ final class Optimistic implements ConcurrencyControl {
         } else if (!validated.blockers(record, lock).isEmpty()) {
             return false;
         }
-        footprints.computeIfAbsent(record.id, id -> new LinkedHashMap<>()).putIfAbsent(lock, installs);
+        footprints.computeIfAbsent(record.id, id -> new LinkedHashMap<>()).putIfAbsent(lock, stamps.now());
         return true;
     }
 
@@ -232,9 +197,9 @@ final class Optimistic implements ConcurrencyControl {
     private String check(TxnRecord record) {
         Map<LockId, Long> used = footprints.getOrDefault(record.id, Map.of());
         for (Map.Entry<LockId, Long> use : used.entrySet()) {
-            String change = changeSince(use.getKey(), use.getValue());
+            String change = stamps.changeSince(use.getKey(), use.getValue());
             if (change != null) {
-                return "optimistic validation failed: " + describe(use.getKey()) + change
+                return "optimistic validation failed: " + InstallStamps.describe(use.getKey()) + change
                         + " by a transaction that committed after attempt " + record.id
                         + (reads(use.getKey()) ? " read it" : " appended or added to it");
             }
@@ -243,7 +208,7 @@ final class Optimistic implements ConcurrencyControl {
             if (!WoundWait.holdsCovering(record, lock) && !validated.tryHold(record, lock)) {
                 TxnRecord holder = validated.blockers(record, lock).getFirst();
                 dropValidationLocks(record);
-                return "optimistic validation failed: " + describe(lock)
+                return "optimistic validation failed: " + InstallStamps.describe(lock)
                         + (holder.prepared() ? " is being committed by attempt " + holder.id
                                 : " is locked by attempt " + holder.id + ", which runs pessimistically here"
                                         + " after repeated refusals,")
@@ -265,46 +230,10 @@ final class Optimistic implements ConcurrencyControl {
         return lock.mode() == LockMode.READ || lock.mode() == LockMode.WRITE;
     }
 
-    /**
-     * How the piece a use saw changed since {@code stamp} (" was changed", " was replaced"), or
-     * null if it did not. A read or write saw the value, so any change counts. An add or append
-     * commutes with other adds and appends, but found the key there (or, for a map, missing, and
-     * created it with a put): a put or remove since would make the attempt act on what is no
-     * longer so, for example replace a list another attempt created meanwhile.
-     */
-    private String changeSince(LockId lock, long stamp) {
-        if (reads(lock)) {
-            boolean changed = lock.isWhole() ? after(Part.of(lock, Change.ANY), stamp)
-                    : after(Part.of(lock, Change.KEY), stamp) || after(Part.of(lock, Change.WHOLE), stamp);
-            return changed ? " was changed" : null;
-        }
-        boolean replaced = after(Part.replaced(lock), stamp) || after(Part.wholeReplaced(lock), stamp);
-        return replaced ? " was replaced" : null;
-    }
-
-    private boolean after(Part part, long stamp) {
-        return changedAt.getOrDefault(part, 0L) > stamp;
-    }
-
-    private static String describe(LockId lock) {
-        return "variable '" + lock.variable() + "'" + (lock.isWhole() ? "" : " key " + lock.key())
-                + " of object " + lock.object();
-    }
-
     @Override
     public void installed(TxnRecord record) {
         refusals.remove(Root.of(record)); // the root committed: its refusals here are over
-        long stamp = ++installs;
-        for (LockId lock : record.held) {
-            if (lock.mode() == LockMode.READ) {
-                continue;
-            }
-            changedAt.put(Part.of(lock, Change.ANY), stamp);
-            changedAt.put(Part.of(lock, lock.isWhole() ? Change.WHOLE : Change.KEY), stamp);
-            if (lock.mode() == LockMode.WRITE) {
-                changedAt.put(Part.replaced(lock), stamp);
-            }
-        }
+        stamps.installed(record);
     }
 
     @Override
@@ -314,7 +243,7 @@ final class Optimistic implements ConcurrencyControl {
         footprints.remove(record.id);
         pessimistic.remove(record.id);
         if (footprints.isEmpty()) {
-            changedAt.clear();
+            stamps.forget();
         }
         grantWaiters();
     }
@@ -376,10 +305,10 @@ final class Optimistic implements ConcurrencyControl {
 
     @Override
     public int busyVariables() {
-        Set<Part> busy = new HashSet<>();
+        Set<LockId> busy = new HashSet<>();
         for (Map<LockId, Long> used : footprints.values()) {
             for (LockId lock : used.keySet()) {
-                busy.add(Part.of(lock, Change.ANY));
+                busy.add(lock.wholeLock());
             }
         }
         return Math.max(busy.size(), validated.busyVariables());

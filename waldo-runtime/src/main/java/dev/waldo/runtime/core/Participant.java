@@ -143,12 +143,14 @@ final class Participant {
      * (persist before you send: a root's host that missed the answer asks again, perhaps after
      * a restart here, and must hear "committed"), owed to the root's host until it
      * acknowledges, and installed; the answer leaves once the bindings finished (see
-     * {@link #acknowledge}). A no backs out and answers at once.
+     * {@link #acknowledge}). A no backs out and answers at once, as REFUSED if a binding said no,
+     * WOUNDED (the root retries) if a check that ended after the prepare began refused it.
      */
-    private void decideDelegated(TxnRecord record, boolean yes, String reason, byte[] payload) {
+    private void decideDelegated(TxnRecord record, Verdict verdict, String reason, byte[] payload) {
+        boolean yes = verdict == Verdict.YES;
         record.state = State.PREPARED;
         if (!yes || record.backoutAfterVote) {
-            record.localVote = yes ? Verdict.WOUNDED : Verdict.REFUSED;
+            record.localVote = yes ? Verdict.WOUNDED : verdict;
             backoutLocal(record);
             state.send(record.coordinator, new Message.Vote(record.id, record.localVote,
                     yes ? "attempt " + record.id + " was backed out on host " + state.host : reason, false));
@@ -205,25 +207,36 @@ final class Participant {
 
     /** See {@link HostCore#vote(TxnId, boolean, String, boolean, byte[])}. */
     void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
+        vote(txn, yes ? Verdict.YES : Verdict.REFUSED, reason, finishLater, payload);
+    }
+
+    /**
+     * Votes on a preparing attempt: YES, REFUSED (a binding said no: not retried) or WOUNDED (a
+     * check that ended after the prepare began refused it, such as a read-only attempt's snapshot
+     * validation waiting for writers' coordinators: its root retries it).
+     */
+    void vote(TxnId txn, Verdict verdict, String reason, boolean finishLater, byte[] payload) {
         TxnRecord record = state.txns.get(txn);
         if (record == null || record.state != State.PREPARING) {
             return;
         }
+        boolean yes = verdict == Verdict.YES;
         record.finishLater = finishLater;
         if (record.delegated) {
-            decideDelegated(record, yes, reason, payload);
+            decideDelegated(record, verdict, reason, payload);
             return;
         }
         record.state = State.PREPARED;
-        record.localVote = yes ? Verdict.YES : Verdict.REFUSED;
+        record.localVote = verdict;
         record.localReason = reason;
         if (record.backoutAfterVote) {
             releaseHeldReply(record);
             backoutLocal(record);
             return;
         }
-        if (yes && (record.coordinator != state.host || !record.peers.isEmpty())) {
+        if (yes && !record.snapshot && (record.coordinator != state.host || !record.peers.isEmpty())) {
             // A coordinator logs its own part too: a restart must finish it like any participant's.
+            // A read-only attempt has nothing to finish after a restart: its vote is not logged.
             logPrepared(record, payload);
         }
         boolean early = record.heldReply != null;

@@ -69,6 +69,12 @@ final class TxnRecord {
      * this host, the only participant, commits or backs out alone and answers with the outcome.
      */
     boolean delegated;
+
+    /**
+     * A read-only attempt that reads a snapshot here instead of locking ({@link SnapshotReads}):
+     * set on the root's host as it begins, and on a callee from the {@link Message.Call}.
+     */
+    boolean snapshot;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

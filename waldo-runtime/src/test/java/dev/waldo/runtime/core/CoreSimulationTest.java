@@ -21,15 +21,8 @@ class CoreSimulationTest {
 
     @Test
     void committedHistoryIsSerializableAndAtomicUnderReorderingLossCutLinksAndCrashes() {
-        List<Long> seeds = new ArrayList<>();
+        List<Long> seeds = seeds(DEFAULT_SEEDS);
         Long chosen = Long.getLong("sim.seed");
-        if (chosen != null) {
-            seeds.add(chosen);
-        } else {
-            for (long seed = 1; seed <= DEFAULT_SEEDS; seed++) {
-                seeds.add(seed);
-            }
-        }
         long started = System.nanoTime();
         int crashes = 0;
         int torn = 0;
@@ -180,6 +173,58 @@ class CoreSimulationTest {
                 + " out), 0 violations, %.1f s%n", seeds, crashes, answers, backouts, (System.nanoTime() - started) / 1e9);
     }
 
+    /**
+     * Walter's snapshot reads in the simulation: a quarter of the roots are read-only and read a
+     * snapshot, each of one or two counters or of every account of every host; even seeds also
+     * run the tallies, every third seed mixes optimistic and locking hosts, every fourth runs fast commit. Under the same
+     * reordering, loss, cut links and crashes, every committed reader saw one moment between its
+     * start and its return (counters within the increments returned before it and begun before
+     * it returned; every account adding up to the total), and the writers' history stays
+     * serializable and atomic. {@code -Dsim.snapshotSeeds=N} runs seeds 1..N (200 by default).
+     */
+    @Test
+    void snapshotReadsStayStrictlySerializableUnderReorderingLossCutLinksAndCrashes() {
+        long started = System.nanoTime();
+        List<Long> seeds = seeds(Integer.getInteger("sim.snapshotSeeds", 200));
+        int crashes = 0;
+        long readers = 0;
+        long retries = 0;
+        for (long seed : seeds) {
+            Simulation simulation = simulation(seed, Simulation.Fault.NONE).withSnapshotReads();
+            if (seed % 2 == 0) {
+                simulation.withTallies();
+            }
+            if (seed % 3 == 0) {
+                simulation.withConcurrency(Simulation.Concurrency.MIXED);
+            }
+            if (seed % 4 == 1) {
+                simulation.withFastCommit(); // a read-only root on one other host is delegated there
+            }
+            List<String> violations = run(simulation, seed);
+            assertThat(violations)
+                    .as("snapshot reads strictly serializable (%s); reproduce with: -Dsim.seed=%d", simulation.summary(), seed)
+                    .isEmpty();
+            crashes += simulation.crashes();
+            readers += simulation.committedReaders();
+            retries += simulation.retries();
+        }
+        assertThat(readers).as("read-only roots that committed in %d seeds", seeds.size()).isPositive();
+        System.out.printf("simulation with snapshot reads: %d seeds, %d crashes, %d read-only roots committed, %d retries"
+                + " in all, 0 violations, %.1f s%n", seeds.size(), crashes, readers, retries, (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Snapshot reads that neither wait for nor validate against yes-voters: a read misses a commit that returned before it began. */
+    @Test
+    void snapshotReadsThatIgnoreWritersWhoVotedYesAreCaught() {
+        assertThat(firstViolation(Simulation.Fault.SNAPSHOT_IGNORES_PREPARED)).isNotNull();
+    }
+
+    /** Snapshot reads never validated: a reader of every account sees a transfer on one host and not the other. */
+    @Test
+    void snapshotReadsThatAreNotValidatedAreCaught() {
+        assertThat(firstViolation(Simulation.Fault.SNAPSHOT_WITHOUT_VALIDATION)).isNotNull();
+    }
+
     /** A register that keeps the latest proposal: a late commit overrides a participant's settled backout. */
     @Test
     void aRegisterThatDoesNotKeepTheFirstProposalIsCaught() {
@@ -262,6 +307,9 @@ class CoreSimulationTest {
             if (fault == Simulation.Fault.SKIP_DELEGATED_COMMIT_LOG) {
                 simulation.withFastCommit();
             }
+            if (fault == Simulation.Fault.SNAPSHOT_IGNORES_PREPARED || fault == Simulation.Fault.SNAPSHOT_WITHOUT_VALIDATION) {
+                simulation.withSnapshotReads();
+            }
             List<String> violations = run(simulation, seed);
             if (!violations.isEmpty()) {
                 System.out.println(fault + " caught at seed " + seed + ": " + violations.get(0));
@@ -276,6 +324,19 @@ class CoreSimulationTest {
         double cutRate = seed % 2 == 0 ? 0.002 : 0;
         Simulation.Crashes crashes = seed % 3 == 0 ? Simulation.Crashes.NONE : CRASHES;
         return new Simulation(seed, hosts, 200, 0.05, cutRate, crashes, fault);
+    }
+
+    /** Seeds 1..{@code count}, or only the one {@code -Dsim.seed=N} names (to reproduce a failure). */
+    private static List<Long> seeds(int count) {
+        Long chosen = Long.getLong("sim.seed");
+        if (chosen != null) {
+            return List.of(chosen);
+        }
+        List<Long> seeds = new ArrayList<>();
+        for (long seed = 1; seed <= count; seed++) {
+            seeds.add(seed);
+        }
+        return seeds;
     }
 
     /** Runs one seed; a run that does not finish counts as a violation. */

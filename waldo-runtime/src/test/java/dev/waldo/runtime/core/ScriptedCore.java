@@ -16,10 +16,11 @@ import java.util.Set;
  * name. Commands, one per line ({@code #} starts a comment):
  * <pre>
  * begin a T1            host a begins root T1 (on object 1)
- * lock a T1 x           T1 asks host a for variable x
+ * snapshot a T1         T1, just begun or retried on a, is read-only and reads a snapshot
+ * lock a T1 x [read]    T1 asks host a for variable x (exclusively, or to read it)
  * call a T1 b           T1, running on a, calls host b (the call is served by "serve")
  * last a T1 b           the same, marked as the root body's last call: it carries the prepare
- * serve b T1 x          host b's served call of T1 locks x (if it can), then returns
+ * serve b T1 x [read]   host b's served call of T1 locks x (if it can), then returns
  * return b T1           the served call of T1 on b returns (after a later grant)
  * abandon b T1          the served call of T1 on b unwinds after a wound
  * done a T1             T1's root body on a returns; commit starts
@@ -122,7 +123,8 @@ final class ScriptedCore {
         switch (words[0]) {
             case "begin" -> name(core.begin(1), words[2]);
             case "retry" -> name(core.retry(attempts.get(words[2])), words[2] + "'");
-            case "lock" -> note(core.lock(attempts.get(words[2]), LockId.whole(1, words[3])) ? "granted" : "waiting");
+            case "snapshot" -> core.readSnapshot(attempts.get(words[2]));
+            case "lock" -> note(core.lock(attempts.get(words[2]), lockOf(words)) ? "granted" : "waiting");
             case "call" -> core.call(attempts.get(words[2]), number(words[3]), words[2]);
             case "last" -> {
                 if (core.call(attempts.get(words[2]), number(words[3]), words[2], true) == HostCore.CALLED_AFTER_LAST) {
@@ -130,7 +132,7 @@ final class ScriptedCore {
                 }
             }
             case "serve" -> {
-                boolean granted = core.lock(attempts.get(words[2]), LockId.whole(1, words[3]));
+                boolean granted = core.lock(attempts.get(words[2]), lockOf(words));
                 note(granted ? "granted" : "waiting");
                 if (granted) {
                     returnServed(host, words[2]);
@@ -200,6 +202,12 @@ final class ScriptedCore {
             default -> throw new IllegalArgumentException("unknown command " + String.join(" ", words));
         }
         collect();
+    }
+
+    /** The lock of "lock" and "serve": the variable named third, read if a fourth word says so, else exclusive. */
+    private static LockId lockOf(String[] words) {
+        boolean read = words.length > 4 && words[4].equals("read");
+        return LockId.whole(1, words[3], read ? LockMode.READ : LockMode.WRITE);
     }
 
     private void settle(String host) {
@@ -344,7 +352,7 @@ final class ScriptedCore {
         String attempt = attemptNames.get(message.txn());
         return switch (message) {
             case Message.Call call -> "Call " + attempt + (call.priority().primary() ? " (primary)" : "")
-                    + (call.prepareWith() == null ? "" : " + Prepare");
+                    + (call.snapshot() ? " (snapshot)" : "") + (call.prepareWith() == null ? "" : " + Prepare");
             case Message.Reply reply -> "Reply " + attempt + (reply.wounded() ? " (wounded)" : "")
                     + (reply.vote() == null ? "" : " + Vote " + reply.vote().verdict() + (reply.vote().bound() ? " (bound)" : ""));
             case Message.Wound wound -> "Wound " + attempt;

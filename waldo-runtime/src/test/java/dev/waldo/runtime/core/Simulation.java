@@ -23,7 +23,9 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * With {@link Crashes}, hosts crash between steps or in the middle of a write
  * to their {@link InMemoryStorage} (tearing it), and restart from it; a
  * host's committed values are its durable state (a device), which knows the
- * attempts it applied.
+ * attempts it applied. With {@link #withSnapshotReads}, a quarter of the roots
+ * are read-only and read a snapshot ({@link HostCore#readSnapshot}): counters,
+ * or every account of every host.
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
@@ -57,6 +59,11 @@ final class Simulation {
         final List<Op> ops;
         final boolean aborts;
         final boolean refused;
+        /** Read-only, reading a snapshot: its ops read (delta 0) and it writes nothing. */
+        boolean readOnly;
+        /** The step it began at and, once its caller heard it committed, the step it returned at. */
+        long beganAt;
+        long returnedAt = -1;
         boolean networkFailed;
         /** Its host crashed while it ran: its caller is gone, and it never ends. */
         boolean lost;
@@ -103,6 +110,8 @@ final class Simulation {
     private final List<Map<String, Long>> committed = new ArrayList<>();
     private final Map<TxnId, Map<Integer, Map<String, Long>>> working = new HashMap<>();
     private final Map<TxnId, List<String>> reads = new HashMap<>();
+    /** What read-only roots' attempts read, "host:variable=value", as their roots saw it. */
+    private final Map<TxnId, List<String>> snapshotReads = new HashMap<>();
     private final Map<TxnId, Root> rootsByAttempt = new HashMap<>();
     private final Map<String, Served> servedWaitingForLock = new HashMap<>();
     private final List<Root> roots = new ArrayList<>();
@@ -145,6 +154,7 @@ final class Simulation {
     private int registerBackouts;
     private int crashCount;
     private boolean tallies;
+    private boolean readOnlyRoots;
     private Concurrency concurrency = Concurrency.LOCKS;
     /** Optimistic hosts' {@link HostCore#useOptimisticConcurrencyLockingAfter}, or -1 for the host default. */
     private int lockAfterRefusals = -1;
@@ -201,7 +211,14 @@ final class Simulation {
          * restart it answers the delegation sent again as backed out, and the root retries what
          * had committed there.
          */
-        SKIP_DELEGATED_COMMIT_LOG
+        SKIP_DELEGATED_COMMIT_LOG,
+        /**
+         * Snapshot reads ignore writers that voted yes and are undecided (neither waited for nor
+         * checked at validation): a read misses a write committed before it began.
+         */
+        SNAPSHOT_IGNORES_PREPARED,
+        /** Snapshot reads are never validated: reads on different hosts may see different moments. */
+        SNAPSHOT_WITHOUT_VALIDATION
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -267,6 +284,18 @@ final class Simulation {
     /** How many delegations (fast commits asked of one host) were sent, re-sends included. */
     int delegations() {
         return delegations;
+    }
+
+    /**
+     * Adds read-only roots that read a snapshot to the workload (a quarter of the roots): each reads
+     * one or two counters on random hosts, or every account of every host. A committed one must
+     * have read a counter no lower than the increments whose roots returned before it began and
+     * no higher than those begun before it returned (real-time order), and every account
+     * adding up to the constant total (one consistent moment across hosts).
+     */
+    Simulation withSnapshotReads() {
+        readOnlyRoots = true;
+        return this;
     }
 
     /** Which hosts validate optimistically ({@link HostCore#useOptimisticConcurrency}) instead of locking. */
@@ -420,7 +449,10 @@ final class Simulation {
         }
         long object = 1 + random.nextInt(OBJECTS_PER_HOST);
         List<Op> ops = new ArrayList<>();
-        if (tallies && random.nextInt(3) == 0) {
+        boolean readOnly = readOnlyRoots && random.nextInt(4) == 0;
+        if (readOnly) {
+            ops.addAll(snapshotReadOps());
+        } else if (tallies && random.nextInt(3) == 0) {
             int adds = 1 + random.nextInt(2);
             for (int i = 0; i < adds; i++) {
                 int on = 1 + random.nextInt(hostCount);
@@ -440,14 +472,36 @@ final class Simulation {
             ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), -amount));
             ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), amount));
         }
-        boolean aborts = random.nextInt(30) == 0;
-        boolean refused = !aborts && random.nextInt(30) == 0;
+        boolean aborts = !readOnly && random.nextInt(30) == 0;
+        boolean refused = !readOnly && !aborts && random.nextInt(30) == 0;
         Root root = new Root(roots.size(), host, object, List.copyOf(ops), aborts, refused);
+        root.readOnly = readOnly;
+        root.beganAt = steps;
         roots.add(root);
         root.attempt = cores[host].begin(object);
+        if (readOnly) {
+            cores[host].readSnapshot(root.attempt);
+        }
         rootsByAttempt.put(root.attempt, root);
         advance(root);
         pump(host);
+    }
+
+    /** A read-only root's reads: one or two counters on random hosts, or every account of every host. */
+    private List<Op> snapshotReadOps() {
+        List<Op> ops = new ArrayList<>();
+        if (random.nextBoolean()) {
+            for (int h = 1; h <= hostCount; h++) {
+                for (int i = 0; i < ACCOUNTS; i++) {
+                    ops.add(new Op(h, "account" + i, 0));
+                }
+            }
+        } else {
+            for (int i = 1 + random.nextInt(2); i > 0; i--) {
+                ops.add(new Op(1 + random.nextInt(hostCount), "counter" + random.nextInt(COUNTERS), 0));
+            }
+        }
+        return ops;
     }
 
     /** Runs the root's body on from where it stopped, until it must wait. */
@@ -486,6 +540,12 @@ final class Simulation {
             core.breakBySkippingDelegatedCommitLog();
         }
         core.useFastCommit(fastCommit);
+        if (fault == Fault.SNAPSHOT_IGNORES_PREPARED) {
+            core.breakSnapshotReads(SnapshotReads.Fault.IGNORES_PREPARED);
+        }
+        if (fault == Fault.SNAPSHOT_WITHOUT_VALIDATION) {
+            core.breakSnapshotReads(SnapshotReads.Fault.NO_VALIDATION);
+        }
         boolean optimistic = concurrency == Concurrency.OPTIMISTIC
                 || concurrency == Concurrency.MIXED && core.host() % 2 == 1;
         if (optimistic && !core.optimisticConcurrency()) {
@@ -522,6 +582,9 @@ final class Simulation {
     }
 
     private LockId lockOf(Op op) {
+        if (op.delta == 0 && !op.variable.startsWith("tally")) {
+            return LockId.whole(1, op.variable, LockMode.READ); // a read-only root's read
+        }
         if (!op.variable.startsWith("tally")) {
             return LockId.whole(1, op.variable);
         }
@@ -529,8 +592,16 @@ final class Simulation {
         return LockId.whole(1, op.variable, read ? LockMode.READ : LockMode.ADD);
     }
 
-    /** Applies the op to the attempt's working copy; returns what a counter increment read, or null. */
+    /**
+     * Applies the op to the attempt's working copy; returns what a counter increment read, or null.
+     * A read-only root's read leaves no working copy (it installs nothing) and returns what it read.
+     */
     private String apply(TxnId txn, Op op) {
+        if (op.delta == 0 && !op.variable.startsWith("tally")) {
+            // A snapshot read reads the host's committed value, never a device, so it may read
+            // while another attempt's bindings still finish there.
+            return op.host + ":" + op.variable + "=" + committed.get(op.host).get(op.variable);
+        }
         if (!isTallyAdd(op) || fault == Fault.ADDS_INSTALL_VALUES) {
             checkBindingsFinished(txn, op); // a tally's add does not read it: it shares the tally with other adders
         }
@@ -582,9 +653,11 @@ final class Simulation {
 
     /** Counts a read only once the root saw it: a call whose reply was lost did not happen for the root. */
     private void noteRead(TxnId txn, String read) {
-        if (read != null) {
-            reads.computeIfAbsent(txn, t -> new ArrayList<>()).add(read);
+        if (read == null) {
+            return;
         }
+        Root root = rootsByAttempt.get(txn);
+        (root != null && root.readOnly ? snapshotReads : reads).computeIfAbsent(txn, t -> new ArrayList<>()).add(read);
     }
 
     /** A tally's working value is a delta (ADD), added at install; every other value replaces the committed one. */
@@ -1143,6 +1216,9 @@ final class Simulation {
         }
         if (done.result() == Decision.Result.RETRY) {
             root.attempt = cores[h].retry(done.txn());
+            if (root.readOnly) {
+                cores[h].readSnapshot(root.attempt);
+            }
             rootsByAttempt.put(root.attempt, root);
             root.networkFailed = false;
             root.next = 0;
@@ -1154,8 +1230,11 @@ final class Simulation {
             violations.add("root " + root.number + " ended twice: " + root.result + " and " + done.result());
         }
         root.result = done.result();
-        if (root.result == Decision.Result.COMMITTED) {
+        if (root.result == Decision.Result.COMMITTED && !root.readOnly) {
             checkCommittedReadsSee(root);
+        }
+        if (root.result == Decision.Result.COMMITTED) {
+            root.returnedAt = steps;
         }
         Decision.Result expected = root.aborts || root.networkFailed ? Decision.Result.FAILED
                 : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
@@ -1211,6 +1290,9 @@ final class Simulation {
         }
         for (TxnId attempt : installs.keySet()) {
             Root root = rootsByAttempt.get(attempt);
+            if (root != null && root.readOnly) {
+                continue; // installs nothing: a participant that learned "backed out" from a restarted coordinator changed nothing
+            }
             // A host whose call failed may discard an attempt that commits without it; a host that took part may not.
             java.util.Set<Integer> discardedOnParticipant = new java.util.HashSet<>(discards.getOrDefault(attempt, java.util.Set.of()));
             discardedOnParticipant.retainAll(joined.getOrDefault(attempt, java.util.Set.of()));
@@ -1247,6 +1329,7 @@ final class Simulation {
             }
         }
         found.addAll(checkTallies(counterReads));
+        found.addAll(checkSnapshotReads(expectedTotal));
         long total = 0;
         for (int h = 1; h <= hostCount; h++) {
             for (int i = 0; i < ACCOUNTS; i++) {
@@ -1286,6 +1369,10 @@ final class Simulation {
             }
         });
         for (TxnId txn : committedAttempts) {
+            Root root = rootsByAttempt.get(txn);
+            if (root != null && root.readOnly) {
+                continue; // its commit is not logged on purpose: it installs nothing anywhere
+            }
             for (int voter : votedYes.getOrDefault(txn, java.util.Set.of())) {
                 if (!applied.get(voter).contains(txn)) {
                     found.add("attempt " + txn + " committed, but host " + voter + ", which voted yes, never installed"
@@ -1329,6 +1416,60 @@ final class Simulation {
         return found;
     }
 
+    /**
+     * Every committed read-only root read one moment between its start and its return: each counter
+     * no lower than the increments whose roots returned before it began and no higher than those of
+     * roots begun before it returned, and, when it read every account, the constant total.
+     */
+    private List<String> checkSnapshotReads(long expectedTotal) {
+        List<String> found = new ArrayList<>();
+        for (Root reader : roots) {
+            if (!reader.readOnly || reader.result != Decision.Result.COMMITTED) {
+                continue;
+            }
+            long total = 0;
+            boolean allAccounts = reader.ops.get(0).variable.startsWith("account");
+            for (String read : snapshotReads.getOrDefault(reader.attempt, List.of())) {
+                String[] parts = read.split("=");
+                long value = Long.parseLong(parts[1]);
+                total += value;
+                if (parts[0].contains("counter")) {
+                    long atLeast = increments(parts[0], root -> root.returnedAt >= 0 && root.returnedAt < reader.beganAt);
+                    long atMost = increments(parts[0], root -> root.beganAt < reader.returnedAt);
+                    if (value < atLeast || value > atMost) {
+                        found.add("read-only root " + reader.number + " (steps " + reader.beganAt + "-" + reader.returnedAt
+                                + ") read " + read + ", but " + atLeast + " increments had returned before it began and "
+                                + atMost + " had begun before it returned");
+                    }
+                }
+            }
+            if (allAccounts && total != expectedTotal) {
+                found.add("read-only root " + reader.number + " (attempt " + reader.attempt + ") read every account adding up to " + total + ", not "
+                        + expectedTotal + ": " + snapshotReads.get(reader.attempt));
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The committed increments of {@code counter} ("host:counterN") by the roots {@code which}
+     * selects: each one applied left a read of the counter (one that failed on a lost host did not).
+     */
+    private long increments(String counter, java.util.function.Predicate<Root> which) {
+        long count = 0;
+        for (Root root : roots) {
+            if (root.readOnly || !committed(root) || !which.test(root)) {
+                continue;
+            }
+            for (String read : reads.getOrDefault(root.attempt, List.of())) {
+                if (read.startsWith(counter + "=")) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
     /** The committed transfers whose two sides were not both installed, to explain a broken total. */
     private List<String> unbalancedTransfers() {
         List<String> found = new ArrayList<>();
@@ -1352,7 +1493,7 @@ final class Simulation {
             }
         }
         for (Root root : roots) {
-            if (!committed(root) || root.ops.get(0).variable.startsWith("counter")) {
+            if (!committed(root) || root.readOnly || root.ops.get(0).variable.startsWith("counter")) {
                 continue;
             }
             for (Op op : root.ops) {
@@ -1375,6 +1516,11 @@ final class Simulation {
             total += cores[h].pessimisticAttempts();
         }
         return total;
+    }
+
+    /** How many read-only roots committed (their callers heard so). */
+    long committedReaders() {
+        return roots.stream().filter(root -> root.readOnly && root.result == Decision.Result.COMMITTED).count();
     }
 
     /** How many attempts were retried (wounded, or refused by an optimistic validation). */
