@@ -156,7 +156,7 @@ final class WireMessages {
             case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()));
             case ANSWER -> decodeAnswer(frame.getAnswer());
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
-            case HEARTBEAT, ATTACH, ATTACHED -> throw new IllegalStateException(frame.getBodyCase()
+            case HEARTBEAT, ATTACH, ATTACHED, OPEN, OPENED, CLOSE -> throw new IllegalStateException(frame.getBodyCase()
                     + " frames never reach the core");
             case BODY_NOT_SET -> throw new ProtocolViolationException("frame carries no message");
         };
