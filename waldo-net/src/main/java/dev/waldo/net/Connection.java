@@ -72,7 +72,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
      * A stream asked for: from which local host, to which peer host (null: the peer node's own), and
      * whether the caller named the node it expected there (which then speaks for that host).
      */
-    private record Opening(NetNode.Resident from, String to, boolean expected, CompletableFuture<PeerLink> opened) {
+    private record Opening(NetNode.Resident from, String to, boolean expected, InetSocketAddress address,
+                           CompletableFuture<PeerLink> opened) {
     }
 
     /**
@@ -179,7 +180,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 return;
             }
             int stream = nextStream++;
-            opening.put(stream, new Opening(from, to, expected != null, opened));
+            opening.put(stream, new Opening(from, to, expected != null, address, opened));
             Open.Builder open = Open.newBuilder().setHost(from.hostId()).setIncarnation(from.incarnation());
             if (to != null) {
                 open.setTo(to);
@@ -234,7 +235,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
             closed.add(stream);
             String why = refusal != null ? refusal : "host " + waiting.from().hostId() + " left";
             queue(null, closeFrame(stream, why));
-            waiting.opened().completeExceptionally(new IOException(why));
+            waiting.opened().completeExceptionally(refusal != null
+                    ? new WrongPeerException(waiting.address(), waiting.to() != null ? waiting.to() : host, peer)
+                    : new IOException(why));
             return;
         }
         streams.put(stream, link);
@@ -247,7 +250,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         Opening waiting = opening.remove(stream);
         if (waiting != null) {
             closed.add(stream);
-            waiting.opened().completeExceptionally(new IOException(peer.name() + " refused the link: " + reason));
+            waiting.opened().completeExceptionally(new LinkRefusedException(waiting.address(), peer, reason));
             return;
         }
         PeerLink link = streams.remove(stream);

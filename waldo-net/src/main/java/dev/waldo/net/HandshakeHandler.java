@@ -20,12 +20,17 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * before any stream is open. Without TLS there is no identity to check, and the
  * acceptor greets at once, so that a TLS client reaching it learns right away
  * that it does not speak TLS. Each side checks the other's identity, keeps it on the channel
- * ({@link #PEER}), removes this handler and tells the {@link StreamRouter} that the connection is
+ * ({@link #PEER}), removes this handler and tells the {@link Connection} that it is
  * up. Until then no other frame reaches the rest of the pipeline.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
-    /** Wire protocol version; a peer that speaks another one is refused. Version 2 added streams. */
-    static final int PROTOCOL_VERSION = 2;
+    /**
+     * Wire protocol version; a peer that speaks another one is refused. Version 4 added streams. 2
+     * and 3 are skipped: the version is the fifth byte of a Hello on the wire, and a plain Hello
+     * whose fifth byte is 2 or 3 looks to a TLS peer like the header of an SSLv2 record, which it
+     * then waits for instead of failing at once with "not an SSL/TLS record".
+     */
+    static final int PROTOCOL_VERSION = 4;
     /** The peer node's identity, set once its Hello was checked. */
     static final AttributeKey<PeerIdentity> PEER = AttributeKey.valueOf("waldo.peer");
     /** Fired down the pipeline once the handshake succeeded. */

@@ -181,7 +181,8 @@ public final class NetHost implements AutoCloseable {
      * @param expected the identity of the node that must answer at {@code address}, or null for any
      *     node this host's {@link HostAuthority} lets speak for {@code target}
      * @throws WrongPeerException if another node answered (nothing but the handshake was exchanged)
-     * @throws NetworkException if the host cannot be reached, or the node there has no such host
+     * @throws LinkRefusedException if the node there does not serve {@code target} (now)
+     * @throws NetworkException if the node cannot be reached
      */
     public <E extends WaldoEndpoint> E connect(InetSocketAddress address, String target, String expected,
                                                EndpointFactory<E> factory) {
@@ -211,8 +212,8 @@ public final class NetHost implements AutoCloseable {
         try {
             return future.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof WrongPeerException wrong) {
-                throw wrong;
+            if (e.getCause() instanceof WrongPeerException || e.getCause() instanceof LinkRefusedException) {
+                throw (NetworkException) e.getCause();
             }
             throw new NetworkException("cannot " + what + ": " + e.getCause().getMessage());
         } catch (TimeoutException e) {

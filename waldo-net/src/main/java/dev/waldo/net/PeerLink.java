@@ -7,7 +7,7 @@ import java.net.SocketAddress;
 
 /**
  * A link from one host of this node to one peer host: a stream of a {@link Connection}, opened by
- * the dialing side and answered by the other (see {@link StreamRouter}). The peer node proved its
+ * the dialing side and answered by the other (see {@link Connection}). The peer node proved its
  * identity in the connection's handshake; the peer host is one it may speak for. Many links share
  * one connection when either node serves many hosts (a site agent's switches). Messages are sent
  * in the order {@link #send} is called, from whichever threads.

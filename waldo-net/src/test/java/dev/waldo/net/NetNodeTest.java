@@ -59,6 +59,16 @@ class NetNodeTest {
         }
     }
 
+    /** A node with TLS dialing one without learns at once what is wrong, as the CLI tells the user. */
+    @Test
+    void aTlsNodeDialingAPlainNodeFailsSayingItIsNoTlsRecord() throws Exception {
+        try (NetNode plain = NetNode.start(config("a", Security.INSECURE), new RecordingListener(), 1);
+             NetNode tls = NetNode.start(config("b", Security.SELF_SIGNED), new RecordingListener(), 1)) {
+            assertThatThrownBy(() -> tls.connect(plain.listen(LOOPBACK)).get(10, TimeUnit.SECONDS))
+                    .hasMessageContaining("not an SSL/TLS record");
+        }
+    }
+
     @Test
     void selfSignedCertificateIsCreatedOnFirstStartAndKept() throws Exception {
         RecordingListener aEvents = new RecordingListener();
