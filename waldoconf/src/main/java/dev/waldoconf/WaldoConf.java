@@ -1,5 +1,6 @@
 package dev.waldoconf;
 
+import dev.waldo.net.NetConfig;
 import dev.waldo.runtime.ApplicationException;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
@@ -167,6 +168,11 @@ public final class WaldoConf implements AutoCloseable {
         return engine.startService(spec);
     }
 
+    /** How site {@code site}'s agent runs its node; see {@link ChangeEngine#agentNet}. */
+    public NetConfig agentNet(Inventory inventory, String site, Path stateDir) throws EngineException {
+        return engine.agentNet(inventory, site, stateDir);
+    }
+
     /**
      * Calls {@code kind.function} of a coordinator Service in {@code program} across the custom services
      * of {@code switches} (run by {@code serve --service}) as one transaction, as this operator.
@@ -224,7 +230,7 @@ public final class WaldoConf implements AutoCloseable {
     /** One thing done on the custom services of {@code switches}, its failures as EngineExceptions. */
     private <T> T onServices(CustomProgram program, List<SwitchEntry> switches, String what,
             java.util.function.Function<CustomCall, T> action) throws EngineException {
-        try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(switches),
+        try (CustomCall call = CustomCall.connect(program.load(), OperatorSession.servicesOf(switches),
                 operator())) {
             return action.apply(call);
         } catch (TransactionAbortedException e) {

@@ -1,5 +1,6 @@
 package dev.waldoconf.cli;
 
+import dev.waldo.net.NetConfig;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.ResolvedPlan;
 import dev.waldoconf.engine.ApplyResult;
@@ -10,6 +11,7 @@ import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
 import dev.waldoconf.engine.StatusReport;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,6 +85,13 @@ final class FakeEngine implements ChangeEngine {
         calls.add("status");
         failIfTold();
         return status;
+    }
+
+    @Override
+    public NetConfig agentNet(Inventory inventory, String site, Path stateDir) throws EngineException {
+        calls.add("agent " + site);
+        failIfTold();
+        return NetConfig.defaults("site-" + site, stateDir).insecure();
     }
 
     @Override

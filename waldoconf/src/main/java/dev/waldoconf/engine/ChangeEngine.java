@@ -1,8 +1,10 @@
 package dev.waldoconf.engine;
 
+import dev.waldo.net.NetConfig;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.ResolvedPlan;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -67,6 +69,15 @@ public interface ChangeEngine extends AutoCloseable {
      * under {@code waldoconf lab up}). It runs until the returned handle is closed.
      */
     RunningService startService(ServiceSpec spec) throws EngineException;
+
+    /**
+     * How the node of site {@code site}'s agent ({@code waldoconf serve --site}) talks to operators
+     * and other services, with its own state (TLS key and certificate) in {@code stateDir}: under
+     * mutual TLS its certificate is issued from the project CA on its first start.
+     *
+     * @throws EngineException if its certificate cannot be issued
+     */
+    NetConfig agentNet(Inventory inventory, String site, Path stateDir) throws EngineException;
 
     /** Releases connections; the default has nothing to release. */
     @Override
