@@ -21,6 +21,7 @@ import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.PlannedChange;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.ProgressListener.Stage;
 import dev.waldoconf.engine.RunningService;
@@ -138,12 +139,24 @@ public final class WaldoConf implements AutoCloseable {
     }
 
     /**
-     * Applies a plan from {@link #plan} to every switch in one transaction; see
-     * {@link ChangeEngine#apply} for what {@code refuseIfChanged} decides when a switch changed since.
+     * Applies a plan from {@link #plan} to every switch in one transaction; {@code refuseIfChanged}
+     * makes a switch whose part of the preview changed since refuse it (see {@link ChangeEngine#apply}).
      */
     public ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
             ProgressListener progress) throws EngineException, ConfigException {
-        return engine.apply(preview, trial, refuseIfChanged, progress);
+        return engine.apply(PlannedChange.of(preview, refuseIfChanged), trial, progress);
+    }
+
+    /**
+     * Applies {@code planFile} to every switch of {@code inventory} in one transaction without a
+     * preview: the switches are read once, inside the transaction, and the plan is applied as it
+     * resolves against those reads; the result carries it (see {@link ChangeEngine#apply}).
+     *
+     * @throws ConfigException if the plan does not fit the inventory, or the switches at commit (nothing changed)
+     */
+    public ApplyResult apply(Path planFile, Inventory inventory, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException, ConfigException {
+        return engine.apply(PlannedChange.unreviewed(PlanLoader.load(planFile, inventory), inventory), trial, progress);
     }
 
     /** Keeps a pending trial on every switch of it; see {@link ChangeEngine#confirm}. */

@@ -18,6 +18,7 @@ import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.PlannedChange;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.ProgressListener.Stage;
 import dev.waldoconf.engine.RunningService;
@@ -142,11 +143,10 @@ public final class WaldoConfEngine implements ChangeEngine {
     }
 
     @Override
-    public ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
-            ProgressListener progress) throws EngineException, ConfigException {
-        List<SwitchEntry> entries = preview.inventory().switches();
-        PlanIntent intent = new PlanIntent(preview.plan(), preview.inventory(),
-                refuseIfChanged ? Optional.of(preview.fingerprints()) : Optional.empty());
+    public ApplyResult apply(PlannedChange planned, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException, ConfigException {
+        List<SwitchEntry> entries = planned.inventory().switches();
+        PlanIntent intent = new PlanIntent(planned.plan(), planned.inventory(), planned.reviewed());
         try (Connected session = connect(entries, progress)) {
             String change = session.runner().newChangeId();
             ChangeRunner.Applied applied;
