@@ -20,8 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The coordinator side of WaldoConf: runs apply ({@link ApplyTransaction}), confirm and rollback
- * (the ChangeCoordinator service) as single Waldo transactions across the switch services, on
- * the caller's host.
+ * ({@link SwitchCalls}) as single Waldo transactions across the switch services, their calls to
+ * the switches in parallel, and status through the ChangeCoordinator service, on the caller's host.
  */
 public final class ChangeRunner {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChangeRunner.class);
@@ -33,6 +33,7 @@ public final class ChangeRunner {
     public static final Duration SELF_CONFIRM_WINDOW = Duration.ofSeconds(120);
 
     private final ChangeCoordinator coordinator;
+    private final SwitchCalls calls;
     private final ApplyTransaction applier;
     private final Clock clock;
 
@@ -64,19 +65,17 @@ public final class ChangeRunner {
 
     /**
      * The switch services behind the desks of {@code session} (connected to {@link #SERVICE}), in
-     * its order: found in one transaction on the operator's host.
+     * its order: found in one transaction on the operator's host, asking the desks in parallel.
      */
     public static List<Target> targets(OperatorSession session) {
         if (session.desks().isEmpty()) {
             return List.of();
         }
-        WList<EndpointRef> desks = new WList<>();
-        session.desks().values().forEach(desks::add);
-        WList<EndpointRef> services = ChangeCoordinator.create(session.host()).services(desks);
+        List<Object> services = new SwitchCalls(session.host()).each(List.copyOf(session.desks().values()), "service");
         List<String> names = List.copyOf(session.desks().keySet());
         List<Target> targets = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
-            targets.add(new Target(names.get(i), services.get(i)));
+            targets.add(new Target(names.get(i), (EndpointRef) services.get(i)));
         }
         return targets;
     }
@@ -84,6 +83,7 @@ public final class ChangeRunner {
     /** A runner whose coordinator lives on {@code host}. */
     public ChangeRunner(Host host, Clock clock) {
         this.coordinator = ChangeCoordinator.create(host);
+        this.calls = new SwitchCalls(host);
         this.applier = new ApplyTransaction(host);
         this.clock = clock;
     }
@@ -180,7 +180,7 @@ public final class ChangeRunner {
         if (trial.isEmpty() && !applied.switches().isEmpty()) {
             List<Target> changed = targets.stream().filter(t -> applied.switches().contains(t.name())).toList();
             try {
-                coordinator.confirm(change, refs(changed));
+                confirm(change, changed);
             } catch (RuntimeException e) {
                 throw new UnconfirmedException(change, applied, e);
             }
@@ -210,7 +210,7 @@ public final class ChangeRunner {
      * @throws TransactionAbortedException if one of them no longer holds it (it expired); nothing changed
      */
     public void confirm(String change, List<Target> targets) {
-        coordinator.confirm(change, refs(targets));
+        calls.allTrue(services(targets), "confirm", change);
     }
 
     /**
@@ -219,7 +219,7 @@ public final class ChangeRunner {
      * @throws TransactionAbortedException if one of them no longer holds it; nothing changed
      */
     public void rollback(String change, List<Target> targets) {
-        coordinator.rollback(change, refs(targets));
+        calls.allTrue(services(targets), "revert", change);
     }
 
     /** The pending trial of each target, in order; unreachable ones are marked so. */
@@ -240,6 +240,10 @@ public final class ChangeRunner {
     public SwitchState intended(Target target) {
         return WaldoState.state(coordinator.intended_vlans(target.service()),
                 coordinator.intended_pvids(target.service()));
+    }
+
+    private static List<EndpointRef> services(List<Target> targets) {
+        return targets.stream().map(Target::service).toList();
     }
 
     private static WList<EndpointRef> refs(List<Target> targets) {
