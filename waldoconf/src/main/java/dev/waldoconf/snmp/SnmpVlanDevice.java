@@ -97,6 +97,8 @@ public final class SnmpVlanDevice implements VlanDevice {
     private final Options options;
     private RowCreation rowCreation;
     private boolean rowCreationLearned;
+    /** VLAN rows the last read found (0 before the first), to size the next read's requests. */
+    private int knownRows;
 
     /**
      * A driver on an open session (tests pass one that watches or disturbs requests).
@@ -176,11 +178,18 @@ public final class SnmpVlanDevice implements VlanDevice {
 
     private QBridgeReader.Snapshot snapshot() throws DeviceException {
         try {
-            return QBridgeReader.read(session);
+            return readSwitch(knownRows);
         } catch (IOException e) {
             throw new DeviceException(name + ": cannot read the VLAN configuration (nothing was changed): "
                     + e.getMessage(), true, e);
         }
+    }
+
+    /** Reads the switch, its static table with one GETBULK sized for about {@code expectedRows} rows. */
+    private QBridgeReader.Snapshot readSwitch(int expectedRows) throws IOException {
+        QBridgeReader.Snapshot read = QBridgeReader.read(session, expectedRows);
+        knownRows = read.state().vlans().size();
+        return read;
     }
 
     /**
@@ -198,7 +207,8 @@ public final class SnmpVlanDevice implements VlanDevice {
             sendPhase(expected, inPhase, before.portCount(), null, set);
             expected = VlanDiff.apply(expected, inPhase);
             String difference = phase == phases.getLast()
-                    ? difference(readBack(phase), expected, before.inactiveVlans())
+                    ? difference(readBack(phase, expected.vlans().size()), expected,
+                            before.inactiveVlans())
                     : objectsDiffer(phase, List.copyOf(set.values()));
             if (difference != null) {
                 throw new StepFailure("read back after phase " + phase, "the switch reports " + difference, null);
@@ -226,9 +236,9 @@ public final class SnmpVlanDevice implements VlanDevice {
         return differences.isEmpty() ? null : "objects that differ from what was set: " + String.join("; ", differences);
     }
 
-    private QBridgeReader.Snapshot readBack(Phase phase) throws StepFailure {
+    private QBridgeReader.Snapshot readBack(Phase phase, int expectedRows) throws StepFailure {
         try {
-            return QBridgeReader.read(session);
+            return readSwitch(expectedRows);
         } catch (IOException e) {
             throw new StepFailure("read back after phase " + phase, statusOf(e), e);
         }
@@ -243,7 +253,7 @@ public final class SnmpVlanDevice implements VlanDevice {
      */
     private String undo(QBridgeReader.Snapshot before) {
         try {
-            QBridgeReader.Snapshot now = QBridgeReader.read(session);
+            QBridgeReader.Snapshot now = readSwitch(knownRows);
             List<VlanChange> back = VlanDiff.between(now.state(), before.state());
             List<StepFailure> failures = new ArrayList<>();
             SwitchState expected = now.state();
@@ -254,7 +264,8 @@ public final class SnmpVlanDevice implements VlanDevice {
                     expected = VlanDiff.apply(expected, inPhase);
                 }
             }
-            String difference = difference(QBridgeReader.read(session), before.state(), before.inactiveVlans());
+            String difference = difference(readSwitch(before.state().vlans().size()),
+                    before.state(), before.inactiveVlans());
             if (difference == null) {
                 LOG.info("{}: undo verified, the switch holds its previous state", name);
                 return null;
@@ -288,7 +299,7 @@ public final class SnmpVlanDevice implements VlanDevice {
                     rowCreation.other().mibName(), refused.status(), rowCreation.mibName());
             SwitchState now;
             try {
-                now = QBridgeReader.read(session).state();
+                now = readSwitch(knownRows).state();
             } catch (IOException e) {
                 throw new StepFailure(refused.step(), statusOf(e), e);
             }

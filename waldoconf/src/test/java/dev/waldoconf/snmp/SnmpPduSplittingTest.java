@@ -161,6 +161,11 @@ class SnmpPduSplittingTest {
         // of the port count; each of the two earlier phases adds one GET of its objects.
         assertThat(session.bulks).as("GETBULKs: two reads of the switch").isEqualTo(4);
         assertThat(session.gets).as("GETs: the two reads' port counts and the two earlier phases").isEqualTo(4);
+        // Each GETBULK asks for one instance more than it expects: all the PVIDs (the port count is read
+        // first), the VLAN table's five columns of the rows the switch held when last read (the first read
+        // has no guess), and after the push the rows the push leaves.
+        assertThat(session.bulkRepetitions).as("max-repetitions of the reads' GETBULKs")
+                .containsExactly(PORTS + 1, SnmpSession.WALK_REPETITIONS, PORTS + 1, 5 * desired.vlans().size() + 1);
     }
 
     @Test

@@ -20,6 +20,8 @@ final class WatchedSession implements SnmpSession {
     /** How many GET and GETBULK requests reached the agent. */
     int gets;
     int bulks;
+    /** The max-repetitions of each GETBULK, in order. */
+    final List<Integer> bulkRepetitions = new ArrayList<>();
 
     /** Decides about each SET: answer it (or throw) instead of the agent, or return null to pass it on. */
     @FunctionalInterface
@@ -84,6 +86,7 @@ final class WatchedSession implements SnmpSession {
     @Override
     public SnmpResponse getBulk(OID after, int maxRepetitions) throws IOException {
         bulks++;
+        bulkRepetitions.add(maxRepetitions);
         return real.getBulk(after, maxRepetitions);
     }
 
