@@ -28,11 +28,41 @@ public record Inventory(Path file, List<SwitchEntry> switches, Map<String, List<
     public Inventory {
         switches = List.copyOf(switches);
         Map<String, List<String>> withAll = new LinkedHashMap<>();
-        groups.forEach((group, members) -> withAll.put(group, List.copyOf(members)));
-        withAll.put(ALL, switches.stream().map(SwitchEntry::name).toList());
+        groups.forEach((group, members) -> withAll.put(group, new Members(members)));
+        withAll.put(ALL, new Members(switches.stream().map(SwitchEntry::name).toList()));
         groups = java.util.Collections.unmodifiableMap(withAll);
         credentials = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(credentials));
         sites = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sites));
+    }
+
+    /**
+     * A group's member names, in inventory order, unmodifiable, with a {@code contains} that does
+     * not scan: a plan asks, for every switch, whether each of its entries' groups covers it, and
+     * with a thousand switches in {@value #ALL} scanning made resolving a plan quadratic.
+     */
+    private static final class Members extends java.util.AbstractList<String> implements java.util.RandomAccess {
+        private final List<String> names;
+        private final java.util.Set<String> set;
+
+        Members(List<String> names) {
+            this.names = List.copyOf(names);
+            this.set = java.util.Set.copyOf(names);
+        }
+
+        @Override
+        public String get(int index) {
+            return names.get(index);
+        }
+
+        @Override
+        public int size() {
+            return names.size();
+        }
+
+        @Override
+        public boolean contains(Object name) {
+            return name != null && set.contains(name);
+        }
     }
 
     /** An inventory without sites: every switch has a service of its own. */
