@@ -236,7 +236,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
             String why = refusal != null ? refusal : "host " + waiting.from().hostId() + " left";
             queue(null, closeFrame(stream, why));
             waiting.opened().completeExceptionally(refusal != null
-                    ? new WrongPeerException(waiting.address(), waiting.to() != null ? waiting.to() : host, peer)
+                    ? new WrongPeerException(waiting.address(), waiting.to() != null ? waiting.to() : host, peer,
+                            refusal)
                     : new IOException(why));
             return;
         }
