@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark a network engineer asks for: end-to-end wall time of `bin/waldoconf apply
-# configs/vlan.yaml` as a user runs it from the shell (JVM start, TLS to one service per switch,
+# configs/vlan.yaml` as a user runs it from the shell (JVM start, one TLS connection to the lab's site agent,
 # reads, two-phase commit), against the same change pushed with net-snmp `snmpset`: (a) a loop, one
 # switch after another, and (b) the same in parallel with `xargs -P 16`. Neither loop is atomic.
 # Then, with one switch refusing the change, how many switches each approach leaves changed.

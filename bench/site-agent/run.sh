@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Site agent memory per switch: starts N lab switches (fast profile), then one
-# `waldoconf serve --switches all` in a JVM of its own with -Xmx1g, and reports that process's heap
+# `waldoconf serve --site lab` in a JVM of its own with -Xmx1g, and reports that process's heap
 # after a full GC, resident memory and threads, idle and after one `waldoconf apply` of
 # configs/vlan.yaml to every switch through it (timed). Writes bench/site-agent/RESULTS.md.
 # Not part of bin/test. Needs jcmd (from the JDK).
@@ -31,7 +31,7 @@ trap 'rm -f "$body"' EXIT
   echo
   echo "Written by \`bench/site-agent/run.sh\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown):"
   echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)."
-  echo "One \`waldoconf serve --switches all --insecure\` with -Xmx${AGENT_HEAP:-1g} serving N lab switches (fast profile,"
+  echo "One \`waldoconf serve --site lab --insecure\` with -Xmx${AGENT_HEAP:-1g} serving N lab switches (fast profile,"
   echo "in another JVM); heap is what \`jcmd GC.heap_info\` reports used right after \`jcmd GC.run\`."
   echo
   cat "$body"

@@ -1,5 +1,6 @@
 package dev.waldoconf;
 
+import dev.waldo.net.NetConfig;
 import dev.waldo.runtime.ApplicationException;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
@@ -20,6 +21,7 @@ import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.PlannedChange;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.ProgressListener.Stage;
 import dev.waldoconf.engine.RunningService;
@@ -137,12 +139,24 @@ public final class WaldoConf implements AutoCloseable {
     }
 
     /**
-     * Applies a plan from {@link #plan} to every switch in one transaction; see
-     * {@link ChangeEngine#apply} for what {@code refuseIfChanged} decides when a switch changed since.
+     * Applies a plan from {@link #plan} to every switch in one transaction; {@code refuseIfChanged}
+     * makes a switch whose part of the preview changed since refuse it (see {@link ChangeEngine#apply}).
      */
     public ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
             ProgressListener progress) throws EngineException, ConfigException {
-        return engine.apply(preview, trial, refuseIfChanged, progress);
+        return engine.apply(PlannedChange.of(preview, refuseIfChanged), trial, progress);
+    }
+
+    /**
+     * Applies {@code planFile} to every switch of {@code inventory} in one transaction without a
+     * preview: the switches are read once, inside the transaction, and the plan is applied as it
+     * resolves against those reads; the result carries it (see {@link ChangeEngine#apply}).
+     *
+     * @throws ConfigException if the plan does not fit the inventory, or the switches at commit (nothing changed)
+     */
+    public ApplyResult apply(Path planFile, Inventory inventory, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException, ConfigException {
+        return engine.apply(PlannedChange.unreviewed(PlanLoader.load(planFile, inventory), inventory), trial, progress);
     }
 
     /** Keeps a pending trial on every switch of it; see {@link ChangeEngine#confirm}. */
@@ -165,6 +179,11 @@ public final class WaldoConf implements AutoCloseable {
     /** Starts one switch's service until the handle is closed; see {@link ChangeEngine#startService}. */
     public RunningService serve(ServiceSpec spec) throws EngineException {
         return engine.startService(spec);
+    }
+
+    /** How site {@code site}'s agent runs its node; see {@link ChangeEngine#agentNet}. */
+    public NetConfig agentNet(Inventory inventory, String site, Path stateDir) throws EngineException {
+        return engine.agentNet(inventory, site, stateDir);
     }
 
     /**
@@ -224,7 +243,7 @@ public final class WaldoConf implements AutoCloseable {
     /** One thing done on the custom services of {@code switches}, its failures as EngineExceptions. */
     private <T> T onServices(CustomProgram program, List<SwitchEntry> switches, String what,
             java.util.function.Function<CustomCall, T> action) throws EngineException {
-        try (CustomCall call = CustomCall.connect(program.load(), SwitchEntry.serviceAddresses(switches),
+        try (CustomCall call = CustomCall.connect(program.load(), OperatorSession.servicesOf(switches),
                 operator())) {
             return action.apply(call);
         } catch (TransactionAbortedException e) {

@@ -1,6 +1,7 @@
 package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
+import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.ResolvedPlan;
 import dev.waldoconf.engine.ApplyResult;
 import java.nio.file.Path;
@@ -26,9 +27,10 @@ import picocli.CommandLine.Parameters;
             "5:this operator has no certificate (run 'waldoconf init'), or the lab could not be started"},
         footerHeading = "%nStale plans:%n", footer = {
             "The plan shows a fingerprint per switch. If a switch's managed state changes before the change",
-            "commits, nothing is changed and the plan is shown again to ask once more. With --yes, the plan is",
-            "applied as it resolves at commit (VLANs it does not manage keep what they hold then), and printed",
-            "again if it differs from the one shown first."})
+            "commits, nothing is changed and the plan is shown again to ask once more. With --yes nobody reviews",
+            "a preview, so none is made: each switch is read once, inside the transaction, the plan is applied as",
+            "it resolves against those reads (VLANs it does not manage keep what they hold then), and the plan",
+            "applied is printed once the change has committed."})
 final class ApplyCommand extends SwitchCommand {
     @Parameters(index = "0", paramLabel = "FILE", description = "The VLAN plan (YAML), e.g. configs/vlan.yaml, or a"
             + " plan saved by 'waldoconf plan FILE -o PLAN' (applied without asking, refused if stale).")
@@ -58,6 +60,9 @@ final class ApplyCommand extends SwitchCommand {
         if (SavedPlan.isSaved(planFile)) {
             return applySaved(SavedPlan.read(planFile));
         }
+        if (yes && !dryRun) {
+            return applyUnreviewed();
+        }
         ResolvedPlan plan = resolve(planFile);
         printPlan(plan);
         if (plan.isEmpty()) {
@@ -73,11 +78,10 @@ final class ApplyCommand extends SwitchCommand {
         }
         try (WaldoConf waldoconf = waldoconf()) {
             for (int replans = 0; ; replans++) {
-                // Interactively, what was shown is what is applied: a switch whose managed state changed
-                // since makes the engine refuse. With --yes, the plan is applied as it resolves at commit.
-                ApplyResult result = apply(waldoconf, plan, !yes);
+                // What was shown is what is applied: a switch whose managed state changed since makes
+                // the engine refuse.
+                ApplyResult result = apply(waldoconf, plan, true);
                 if (result.outcome() != ApplyResult.Outcome.STALE) {
-                    noteIfChangedSincePreview(plan, result);
                     return report(result);
                 }
                 plan = result.plan().orElseThrow();
@@ -98,6 +102,24 @@ final class ApplyCommand extends SwitchCommand {
                 }
             }
         }
+    }
+
+    /**
+     * Applies the plan with --yes: nobody reviews a preview, so none is read. The switches are read
+     * once, inside the change's transaction, the plan is applied as it resolves against those
+     * reads, and the plan applied is printed with the outcome.
+     */
+    private int applyUnreviewed() throws Exception {
+        Inventory inventory = inventory(true);
+        out().println("Applying " + planFile + " to the switches of " + show(inventory.file()) + " as one"
+                + " transaction: each switch is read inside it, and the plan it applied follows.");
+        ApplyResult result;
+        try (WaldoConf waldoconf = waldoconf();
+             ProgressBoard progress = progress(inventory.switches().size())) {
+            result = waldoconf.apply(planFile, inventory, Optional.ofNullable(trial), progress);
+        }
+        result.plan().ifPresent(this::printPlan);
+        return report(result);
     }
 
     /**
@@ -137,17 +159,6 @@ final class ApplyCommand extends SwitchCommand {
     private CommandFailure staleSavedPlan(String why) {
         return new CommandFailure(ExitCodes.CHANGE_FAILED, "the saved plan " + planFile + " is stale: " + why
                 + "; nothing was changed. Make and review a new one with 'waldoconf plan FILE -o " + planFile + "'.");
-    }
-
-    /** With --yes, says so when the plan applied is not the one printed: a switch changed in between. */
-    private void noteIfChangedSincePreview(ResolvedPlan preview, ApplyResult result) {
-        Optional<ResolvedPlan> applied = result.plan();
-        if (applied.isEmpty() || applied.get().fingerprints().equals(preview.fingerprints())) {
-            return;
-        }
-        out().println("Note: the switches changed after the plan above was printed; as --yes says, the plan was"
-                + " applied as it resolved at commit:");
-        printPlan(applied.get());
     }
 
     /** Asks on the terminal unless --yes; without a terminal and without --yes, refuses. */

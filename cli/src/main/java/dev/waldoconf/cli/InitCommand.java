@@ -2,6 +2,7 @@ package dev.waldoconf.cli;
 
 import dev.waldo.net.CertificateAuthority;
 import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.SiteAgent;
 import dev.waldoconf.service.SwitchServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -9,20 +10,23 @@ import java.security.cert.X509Certificate;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code waldoconf init}: creates the project CA if there is none, and issues this operator's
- * certificate, or with {@code --service} a switch service's.
+ * certificate, or with {@code --service} a switch service's, or with {@code --site} a site agent's.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
         description = {"Creates the project CA (once) and issues certificates from it.",
             "Without --service: this operator's certificate, with the change role (apply, confirm, rollback,"
                     + " plan, status) or with --read-only the read role (plan, status). Issuing again rotates it.",
             "With --service NAME: the certificate of switch NAME's service, into the state directory"
-                    + " 'waldoconf serve --switch NAME' uses; copy that folder to the machine that runs the service"
-                    + " ('serve' also issues its own on first start when it can reach the CA folder).",
+                    + " 'waldoconf serve --switch NAME' uses; with --site SITE: the certificate of site SITE's agent,"
+                    + " into the state directory 'waldoconf serve --site SITE' uses. Copy that folder to the machine"
+                    + " that runs the service ('serve' also issues its own on first start when it can reach the CA"
+                    + " folder).",
             "Keep the CA folder private: whoever holds ca.key can make operators."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:done", "2:bad usage",
             "5:the CA or a certificate could not be read or written"})
@@ -45,12 +49,23 @@ final class InitCommand implements Callable<Integer> {
             description = "Where the operator's key and certificate go (default: ${DEFAULT-VALUE}).")
     Path operatorDir;
 
-    @Option(names = "--service", paramLabel = "NAME", description = "Issue switch NAME's service certificate instead.")
-    String service;
+    @ArgGroup(exclusive = true)
+    Served served;
+
+    /** A switch served alone, or a site agent. */
+    static final class Served {
+        @Option(names = "--service", required = true, paramLabel = "NAME",
+                description = "Issue switch NAME's service certificate instead.")
+        String service;
+
+        @Option(names = "--site", required = true, paramLabel = "SITE",
+                description = "Issue site SITE's agent certificate instead.")
+        String site;
+    }
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
-            description = "With --service: the services' state directory, as 'serve --state-dir' (default:"
-                    + " ${DEFAULT-VALUE}; the certificate goes into DIR/NAME/net).")
+            description = "With --service or --site: the services' state directory, as 'serve --state-dir' (default:"
+                    + " ${DEFAULT-VALUE}; the certificate goes into DIR/NAME/net, or DIR/.site-SITE for a site).")
     Path stateDir;
 
     @Override
@@ -73,12 +88,14 @@ final class InitCommand implements Callable<Integer> {
         boolean created = !CertificateAuthority.existsIn(caDir);
         CertificateAuthority ca = Identities.projectCa(caDir);
         out.println((created ? "Created the project CA in " : "Using the project CA in ") + caDir + ".");
-        if (service != null) {
-            Path netDir = SwitchServer.netDir(stateDir.resolve(service));
-            X509Certificate issued = ca.issueHost(Identities.serviceIdentity(service),
-                    java.util.Set.of(Identities.SERVICE_ROLE), netDir);
-            out.println("Issued " + Identities.serviceIdentity(service) + " (role " + Identities.SERVICE_ROLE
-                    + ") into " + netDir + ", valid until " + issued.getNotAfter().toInstant() + ".");
+        if (served != null) {
+            boolean site = served.site != null;
+            String identity = site ? Identities.siteIdentity(served.site) : Identities.serviceIdentity(served.service);
+            Path netDir = site ? SiteAgent.agentDir(stateDir, served.site)
+                    : SwitchServer.netDir(stateDir.resolve(served.service));
+            X509Certificate issued = ca.issueHost(identity, java.util.Set.of(Identities.SERVICE_ROLE), netDir);
+            out.println("Issued " + identity + " (role " + Identities.SERVICE_ROLE + ") into " + netDir
+                    + ", valid until " + issued.getNotAfter().toInstant() + ".");
             return ExitCodes.OK;
         }
         String name = operator != null ? operator : Identities.localOperatorName();

@@ -34,7 +34,10 @@ public interface LabLauncher {
             command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"),
                     "bin", "java").toString()));
             // Netty loads its native transport; allowing it up front keeps JDK warnings out of the lab log.
-            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+            // A lab lives for a few commands, and C2 compiled its hot paths during the first apply at a
+            // cost of more CPU than C1's code lost: about 25 CPU-s for an apply to 1,000 switches with C1
+            // alone, 27-38 with both (bench/apply-vs-snmpset/RESULTS.md).
+            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "lab", "run",
                     "--dir", dir.toString(), "--switches", Integer.toString(spec.switches()),
                     "--profile", spec.profile().name(), "--profile-seed", Long.toString(spec.profile().seed())));

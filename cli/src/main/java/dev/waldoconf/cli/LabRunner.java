@@ -9,6 +9,7 @@ import dev.waldoconf.lab.Lab;
 import dev.waldoconf.lab.ReservedPorts;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.Identities;
+import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.service.SiteAgent;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +27,8 @@ import java.util.Optional;
 
 /**
  * A running lab: simulated switches (in this JVM, or one container each), the inventory that
- * describes them, and one WaldoConf service per switch, all run by one site agent in the lab process.
+ * describes them (one site, {@value #SITE}), and one WaldoConf service per switch, all run by the
+ * site's agent in the lab process, behind one port.
  * {@code waldoconf lab run} holds one until the process is told to stop; tests hold one directly.
  */
 final class LabRunner implements AutoCloseable {
@@ -34,6 +36,8 @@ final class LabRunner implements AutoCloseable {
     static final String LAB_COMMUNITY = "private";
     /** Switch names are {@value #NAME_PREFIX}-1, -2, ... */
     static final String NAME_PREFIX = "lab";
+    /** The lab's one site, whose agent serves every switch. */
+    static final String SITE = "lab";
 
     private final LabDirectory directory;
     private final Switches switches;
@@ -65,11 +69,10 @@ final class LabRunner implements AutoCloseable {
         writeCommunity(directory.community());
         String identities = spec.security() == Security.MUTUAL ? ensureOperator(directory) : "";
         Switches switches = spec.containers() ? containers(directory, spec, docker) : embedded(directory, spec);
-        // The services' ports stay reserved until every service listens, so no two switches (and no other
-        // program) can be given the same one between writing the inventory and binding (see ReservedPorts).
-        try (ReservedPorts servicePorts = ReservedPorts.reserve(InetAddress.getLoopbackAddress(),
-                switches.list().size())) {
-            Files.writeString(directory.inventory(), inventoryYaml(switches.list(), servicePorts.ports(),
+        // The agent's port stays reserved until it listens, so that no other program can take it
+        // between writing the inventory and binding (see ReservedPorts).
+        try (ReservedPorts agentPort = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), 1)) {
+            Files.writeString(directory.inventory(), inventoryYaml(switches.list(), agentPort.ports().getFirst(),
                     spec.containers()));
             Files.writeString(directory.controlAddresses(), controlAddresses(switches.list()));
             Inventory inventory = InventoryLoader.load(directory.inventory());
@@ -115,16 +118,24 @@ final class LabRunner implements AutoCloseable {
     }
 
     /**
-     * The services of every lab switch as one site agent in this process ({@code waldoconf serve
-     * --switches all}). A lab whose services do not all run is of no use to an apply, so if one
+     * The services of every lab switch as the lab site's agent in this process ({@code waldoconf serve
+     * --site lab}). A lab whose services do not all run is of no use to an apply, so if one
      * cannot start, none runs and the lab does not start.
      *
      * @throws IOException naming the first switch whose service did not start, and why
      */
     private static SiteAgent startServices(WaldoConf waldoconf, Inventory inventory, LabDirectory directory)
             throws IOException {
-        SiteAgent agent = SiteAgent.start(inventory, inventory.switches(), directory.serviceState(), Optional.empty(),
-                SiteAgent.Settings.forSwitches(inventory.switches().size()), waldoconf::serve, SiteAgent.Events.NONE);
+        SiteAgent agent;
+        try {
+            agent = SiteAgent.start(inventory, SITE, directory.serviceState(),
+                    waldoconf.agentNet(inventory, SITE, SiteAgent.agentDir(directory.serviceState(), SITE)),
+                    Optional.empty(), SiteAgent.Settings.forSwitches(inventory.switches().size()), waldoconf::serve,
+                    SiteAgent.Events.NONE);
+        } catch (EngineException e) {
+            throw new IOException("the lab's site agent did not start: " + e.getMessage()
+                    + "; if a port was taken, start the lab again: its port is picked afresh", e);
+        }
         Map<String, String> waiting = agent.waiting();
         if (waiting.isEmpty()) {
             return agent;
@@ -174,28 +185,24 @@ final class LabRunner implements AutoCloseable {
     }
 
     /**
-     * The inventory of the lab's switches, in the format of configs/lab-inventory.yaml.
-     *
-     * @param servicePorts switch {@code i}'s service listens on 127.0.0.1 at {@code servicePorts.get(i)};
-     *     reserve them with {@link ReservedPorts} and hold them until the services listen
+     * The inventory of the lab's switches, in the format of configs/lab-inventory.yaml: every switch
+     * in site {@value #SITE}, whose agent listens on 127.0.0.1 at {@code agentPort} (reserve it with
+     * {@link ReservedPorts} and hold it until the agent listens).
      */
-    static String inventoryYaml(List<LabSwitch> switches, List<Integer> servicePorts, boolean containers) {
-        if (servicePorts.size() != switches.size()) {
-            throw new IllegalArgumentException(switches.size() + " switches need as many service ports, got "
-                    + servicePorts.size());
-        }
+    static String inventoryYaml(List<LabSwitch> switches, int agentPort, boolean containers) {
         StringBuilder yaml = new StringBuilder()
                 .append("# Written by `waldoconf lab up` at ").append(Instant.now()).append(": the local lab's ")
                 .append(switches.size()).append(" simulated switches")
-                .append(containers ? ", one container each" : "").append(".\n")
+                .append(containers ? ", one container each" : "").append(", served by one site agent.\n")
                 .append("# Stop them with `waldoconf lab down`. The format is explained in configs/lab-inventory.yaml.\n")
+                .append("sites:\n")
+                .append("  ").append(SITE).append(": {service: 127.0.0.1:").append(agentPort).append("}\n")
                 .append("switches:\n");
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < switches.size(); i++) {
-            LabSwitch sw = switches.get(i);
+        for (LabSwitch sw : switches) {
             InetSocketAddress snmp = sw.snmp();
             yaml.append("  - name: ").append(sw.name()).append('\n')
-                    .append("    service: 127.0.0.1:").append(servicePorts.get(i)).append('\n')
+                    .append("    site: ").append(SITE).append('\n')
                     .append("    snmp: ").append(snmp.getAddress().getHostAddress()).append(':')
                     .append(snmp.getPort()).append('\n')
                     .append("    version: '2c'\n")

@@ -2,12 +2,12 @@ package dev.waldoconf.cli;
 
 import dev.waldoconf.WaldoConf;
 import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.custom.CustomProgram;
 import dev.waldoconf.custom.CustomProgramException;
 import dev.waldoconf.engine.EngineOptions;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
-import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.service.SiteAgent;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -20,35 +20,40 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code waldoconf serve}: runs one switch's WaldoConf service ({@code --switch}), or a site agent
- * that serves a group of them in one process ({@code --switches}), until stopped.
+ * that serves the switches of a site in one process ({@code --site}), until stopped.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Runs the WaldoConf service of one switch (--switch NAME), or of every switch of an inventory"
-                + " group or site in one process, a site agent (--switches GROUP), until stopped.",
+        description = {"Runs the WaldoConf service of one switch (--switch NAME, at its 'service:' address), or of"
+                + " every switch of an inventory site in one process, a site agent (--site SITE, at the site's"
+                + " address under 'sites:'), until stopped.",
             "The service holds the switch's intended state, takes part in changes, and reverts an unconfirmed"
                     + " trial at its deadline.",
-            "In an agent each switch stays its own participant (own journal, transaction log, locks and trial) and"
-                    + " listens at its own 'service:' address; the switches share the agent's I/O threads. A switch"
-                    + " whose service cannot start (its SNMP agent does not answer) is reported and tried again every"
-                    + " 10 s while the others serve.",
+            "In an agent each switch stays its own participant (own journal, transaction log, locks and trial); the"
+                    + " switches share the agent's one listening port, its certificate (site-SITE) and its I/O"
+                    + " threads, and an operator reaches all of them over one connection. A switch whose service"
+                    + " cannot start (its SNMP agent does not answer) is reported and tried again every 10 s while"
+                    + " the others serve.",
             "It accepts only operators whose certificate comes from the project CA, lets only those with the"
                     + " change role change the switch, and records every change in DIR/NAME/net/audit.log"
                     + " ('waldoconf log')."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
-            "0:stopped", "2:bad usage, invalid inventory, unknown switch or group, or a --service .wld with errors (file:line:col)", "5:the service's certificate could not be issued from the project CA"})
+            "0:stopped", "2:bad usage, invalid inventory, unknown switch or site, a switch of a site served alone, or a"
+                    + " --service .wld with errors (file:line:col)",
+            "5:the service's certificate could not be issued from the project CA, or the site agent cannot listen at"
+                    + " its address"})
 final class ServeCommand extends SwitchCommand {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Served served;
 
-    /** One switch, or a group of them. */
+    /** One switch, or a site of them. */
     static final class Served {
         @Option(names = "--switch", required = true, paramLabel = "NAME", description = "The switch (from the"
-                + " inventory).")
+                + " inventory), one without a site.")
         String switchName;
 
-        @Option(names = "--switches", required = true, paramLabel = "GROUP", description = "Serve every switch of"
-                + " this inventory group or site ('all' for every switch) in one process.")
-        String group;
+        @Option(names = "--site", required = true, paramLabel = "SITE", description = "Serve every switch of this"
+                + " inventory site (under 'sites:') in one process, at the site's address.")
+        String site;
     }
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".waldoconf/services",
@@ -83,13 +88,17 @@ final class ServeCommand extends SwitchCommand {
         if (customService != null) {
             checkCustomService();
         }
-        return served.group != null ? serveGroup(inventory) : serveOne(inventory, served.switchName);
+        return served.site != null ? serveSite(inventory) : serveOne(inventory, served.switchName);
     }
 
     private int serveOne(Inventory inventory, String switchName) throws Exception {
-        if (inventory.switchNamed(switchName).isEmpty()) {
-            throw new CommandFailure(ExitCodes.USAGE, "no switch named '" + switchName + "' in " + show(
-                    inventory.file()) + "; known: " + String.join(", ", inventory.groups().get(Inventory.ALL)));
+        SwitchEntry entry = inventory.switchNamed(switchName).orElseThrow(() -> new CommandFailure(ExitCodes.USAGE,
+                "no switch named '" + switchName + "' in " + show(inventory.file()) + "; known: "
+                        + String.join(", ", inventory.groups().get(Inventory.ALL))));
+        if (entry.site().isPresent()) {
+            throw new CommandFailure(ExitCodes.USAGE, "switch " + switchName + " belongs to site " + entry.site().get()
+                    + " in " + show(inventory.file()) + ", whose agent serves it at the site's address: run"
+                    + " 'waldoconf serve --site " + entry.site().get() + "'");
         }
         try (WaldoConf waldoconf = waldoconf();
              RunningService service = waldoconf.serve(new ServiceSpec(inventory, switchName,
@@ -104,15 +113,15 @@ final class ServeCommand extends SwitchCommand {
     }
 
     /**
-     * Runs a site agent for the group's switches until the process is stopped. Failures to start a
+     * Runs a site agent for the site's switches until the process is stopped. Failures to start a
      * switch are printed as they happen (they are retried); successes only as a count, so that the
      * output stays readable at a thousand switches.
      */
-    private int serveGroup(Inventory inventory) throws Exception {
-        List<SwitchEntry> switches = inventory.membersOf(served.group);
+    private int serveSite(Inventory inventory) throws Exception {
+        List<SwitchEntry> switches = inventory.switchesOfSite(served.site);
         if (switches.isEmpty()) {
-            throw new CommandFailure(ExitCodes.USAGE, "no group or site named '" + served.group + "' in "
-                    + show(inventory.file()) + "; known: " + String.join(", ", inventory.groups().keySet()));
+            throw new CommandFailure(ExitCodes.USAGE, "no site named '" + served.site + "' with switches in "
+                    + show(inventory.file()) + "; known: " + String.join(", ", inventory.sites().keySet()));
         }
         PrintWriter err = err();
         SiteAgent.Events events = new SiteAgent.Events() {
@@ -129,10 +138,13 @@ final class ServeCommand extends SwitchCommand {
             }
         };
         try (WaldoConf waldoconf = waldoconf();
-             SiteAgent agent = SiteAgent.start(inventory, switches, stateDir, Optional.ofNullable(customService),
-                     SiteAgent.Settings.forSwitches(switches.size()), waldoconf::serve, events)) {
-            out().println("Serving " + agent.serving().size() + " of the " + switches.size() + " switches of "
-                    + served.group + " with " + agent.ioThreads() + " I/O threads; stop with Ctrl-C.");
+             SiteAgent agent = SiteAgent.start(inventory, served.site, stateDir,
+                     waldoconf.agentNet(inventory, served.site, SiteAgent.agentDir(stateDir, served.site)),
+                     Optional.ofNullable(customService), SiteAgent.Settings.forSwitches(switches.size()),
+                     waldoconf::serve, events)) {
+            out().println("Serving " + agent.serving().size() + " of the " + switches.size() + " switches of site "
+                    + served.site + " at " + agent.address().getHostString() + ":" + agent.address().getPort()
+                    + " with " + agent.ioThreads() + " I/O threads; stop with Ctrl-C.");
             out().flush();
             agent.awaitTermination();
         } catch (InterruptedException e) {

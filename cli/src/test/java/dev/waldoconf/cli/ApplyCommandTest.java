@@ -50,11 +50,11 @@ class ApplyCommandTest {
     }
 
     @Test
-    void onATerminalTheProgressIsOneBarEndedBeforeTheOutcome() {
+    void onATerminalTheProgressIsOneBarEndedBeforeThePlanAppliedAndTheOutcome() {
         cli.outputTerminal = true;
         CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
         assertThat(result.out()).contains("\r\033[K[########################] 3/3 prepared | prepared 3, failed 0 of 3"
-                + " switches\nApplied change c-42 to 3 switches.");
+                + " switches\nPlan " + plan).contains("\nApplied change c-42 to 3 switches.");
     }
 
     @Test
@@ -158,7 +158,8 @@ class ApplyCommandTest {
                 + " since the preview; nothing was changed). The plan as it is now:")
                 .contains("~ rename VLAN 10 'someone-else' -> 'users'")
                 .contains("Applied change c-42 to 3 switches.");
-        assertThat(engine.appliedPlan).isSameAs(engine.replanned);
+        assertThat(engine.appliedChange.reviewed()).as("the plan shown the second time is the one applied")
+                .contains(engine.replanned.fingerprints());
     }
 
     @Test
@@ -182,19 +183,19 @@ class ApplyCommandTest {
     }
 
     @Test
-    void withYesThePlanIsAppliedAsItResolvesAtCommitAndPrintedWhenItDiffers() {
+    void withYesNoPreviewIsReadAndThePlanAppliedIsPrintedWithTheOutcome() {
         cli.states.put("lab-1", dev.waldoconf.model.SwitchState.factoryDefault(24)
                 .with(dev.waldoconf.model.Vlan.empty(10, "someone-else")));
-        engine.replanned = planAsResolvedNow();
-        cli.states.clear();
 
         CliHarness.Result result = cli.run("apply", plan, "-i", inventory, "--yes");
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(engine.calls).containsExactly("apply at-commit");
-        assertThat(result.out()).contains("Note: the switches changed after the plan above was printed; as --yes"
-                + " says, the plan was applied as it resolved at commit:")
-                .contains("~ rename VLAN 10 'someone-else' -> 'users'");
+        assertThat(cli.switchReads).as("each switch read once, by the change's transaction").hasValue(3);
+        assertThat(result.out()).startsWith("Applying " + plan + " to the switches of " + inventory + " as one"
+                + " transaction: each switch is read inside it, and the plan it applied follows.\n")
+                .contains("~ rename VLAN 10 'someone-else' -> 'users'")
+                .endsWith("Applied change c-42 to 3 switches.\n");
     }
 
     @Test

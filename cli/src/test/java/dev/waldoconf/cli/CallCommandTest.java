@@ -214,7 +214,7 @@ class CallCommandTest {
         for (SwitchEntry entry : inventory.switches()) {
             NetConfig net = NetConfig.defaults("switch-" + entry.name(), dir.resolve("served").resolve(entry.name()));
             running.add(CustomService.serve(Path.of(EXAMPLE), inventory, entry, insecure ? net.insecure() : net,
-                    Map.of()));
+                    null, Map.of()));
         }
     }
 

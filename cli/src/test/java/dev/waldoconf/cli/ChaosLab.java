@@ -71,7 +71,7 @@ final class ChaosLab implements AutoCloseable {
             Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
             // Held for the lab's life: a killed service comes back on its port, and nobody else may take it meanwhile.
             lab.servicePorts = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), size);
-            Files.writeString(lab.inventory(), LabRunner.inventoryYaml(inventory, lab.servicePorts.ports(), false));
+            Files.writeString(lab.inventory(), StandaloneInventory.yaml(inventory, lab.servicePorts.ports()));
             lab.initOperator();
             for (int i = 0; i < size; i++) {
                 lab.services.add(null);

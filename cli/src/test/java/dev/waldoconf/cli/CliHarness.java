@@ -54,6 +54,8 @@ final class CliHarness implements AutoCloseable {
     boolean outputTerminal;
     /** The engine behind WaldoConf: a fake by default (its services do nothing); tests may swap it. */
     ChangeEngine engine = new FakeEngine();
+    /** How many times a switch was opened to be read (for a preview, or by the fake engine's apply). */
+    final java.util.concurrent.atomic.AtomicInteger switchReads = new java.util.concurrent.atomic.AtomicInteger();
     /** The options each command asked for its engine with, in order. */
     final List<EngineOptions> engineOptions = new ArrayList<>();
     /** The environment the commands see; tests may add to it (e.g. the docker command). */
@@ -87,6 +89,9 @@ final class CliHarness implements AutoCloseable {
     }
 
     private CliContext context() {
+        if (engine instanceof FakeEngine fake) {
+            fake.reads = devices();
+        }
         return new CliContext(options -> {
             engineOptions.add(options);
             return WaldoConf.of(devices(), engine, options);
@@ -107,6 +112,7 @@ final class CliHarness implements AutoCloseable {
             if (unreachable.contains(entry.name())) {
                 throw new DeviceException(entry.name() + ": no answer from " + entry.snmp() + " within 2000 ms", true);
             }
+            switchReads.incrementAndGet();
             return new MemoryVlanDevice(entry.name(), 24,
                     states.getOrDefault(entry.name(), SwitchState.factoryDefault(24)));
         };

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waldo.net.CertificateAuthority;
 import dev.waldoconf.service.AuditJournal;
 import dev.waldoconf.service.Identities;
+import dev.waldoconf.service.SiteAgent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -71,6 +72,25 @@ class InitAndLogCommandTest {
         Path net = dir.resolve("services").resolve("lab-2").resolve("net");
         assertThat(result.out()).contains("Issued switch-lab-2 (role service) into " + net);
         assertThat(CertificateAuthority.issuedIn(net).orElseThrow().roles()).containsExactly(Identities.SERVICE_ROLE);
+    }
+
+    @Test
+    void initIssuesASiteAgentsCertificateWhereServeSiteLooksForIt() {
+        CliHarness.Result result = run("init", "--ca-dir", dir.resolve("ca").toString(), "--site", "north",
+                "--state-dir", dir.resolve("services").toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        Path net = SiteAgent.agentDir(dir.resolve("services"), "north");
+        assertThat(result.out()).contains("Issued site-north (role service) into " + net);
+        assertThat(CertificateAuthority.issuedIn(net).orElseThrow().name()).isEqualTo("site-north");
+    }
+
+    @Test
+    void initIssuesForOneSwitchOrOneSiteNotBoth() {
+        CliHarness.Result result = run("init", "--service", "lab-2", "--site", "north");
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("--service=NAME, --site=SITE are mutually exclusive");
     }
 
     @Test

@@ -170,14 +170,13 @@ class InsecureTest {
         return sw;
     }
 
-    /** A lab-style inventory of {@code sw}, written the way {@code lab up} writes one. */
+    /** A lab-style inventory of {@code sw}, served alone at its own port. */
     private Path inventory(SimulatedSwitch sw) throws IOException {
         Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
         ReservedPorts servicePort = ReservedPorts.reserve(java.net.InetAddress.getLoopbackAddress(), 1);
         running.add(servicePort);
-        return Files.writeString(dir.resolve("inventory.yaml"), LabRunner.inventoryYaml(
-                List.of(new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())), servicePort.ports(),
-                false));
+        return Files.writeString(dir.resolve("inventory.yaml"), StandaloneInventory.yaml(
+                List.of(new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())), servicePort.ports()));
     }
 
     /** Runs {@code waldoconf serve} for lab-1 in a thread until the test ends; returns once it listens. */

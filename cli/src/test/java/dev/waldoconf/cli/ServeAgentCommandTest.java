@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code waldoconf serve --switches SITE} as a user runs it, with the real engine: one command
- * serves a site's three lab switches, and {@code apply} changes them through it.
+ * {@code waldoconf serve --site SITE} as a user runs it, with the real engine: one command
+ * serves a site's three lab switches at the site's one address, and {@code apply} changes them through it.
  */
 @Timeout(120)
 class ServeAgentCommandTest {
@@ -32,7 +32,7 @@ class ServeAgentCommandTest {
     @TempDir
     Path dir;
     private final List<SimulatedSwitch> switches = new ArrayList<>();
-    private final List<InetSocketAddress> services = new ArrayList<>();
+    private InetSocketAddress site;
     private Thread agent;
 
     @AfterEach
@@ -48,12 +48,10 @@ class ServeAgentCommandTest {
     void oneServeCommandServesEverySwitchOfASiteAndApplyChangesThemThroughIt() throws Exception {
         Path inventory = siteInventory(3);
         AtomicReference<CliHarness.Result> served = new AtomicReference<>();
-        agent = new Thread(() -> served.set(CliHarness.run(context(), "serve", "--switches", "access", "-i",
+        agent = new Thread(() -> served.set(CliHarness.run(context(), "serve", "--site", "access", "-i",
                 inventory.toString(), "--insecure", "--state-dir", dir.resolve("services").toString())), "agent");
         agent.start();
-        for (InetSocketAddress service : services) {
-            awaitListening(service, served);
-        }
+        awaitListening(site, served);
 
         CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes",
                 "--insecure");
@@ -66,33 +64,46 @@ class ServeAgentCommandTest {
         agent.join(30_000);
         assertThat(served.get()).as("serve stopped when interrupted").isNotNull();
         assertThat(served.get().exitCode()).as(served.get().err()).isZero();
-        assertThat(served.get().out()).startsWith("Serving 3 of the 3 switches of access with 2 I/O threads;");
+        assertThat(served.get().out()).startsWith("Serving 3 of the 3 switches of site access at 127.0.0.1:"
+                + site.getPort() + " with 2 I/O threads;");
         for (int i = 1; i <= 3; i++) {
             assertThat(dir.resolve("services/lab-" + i + "/journal")).as("lab-%d's own journal", i).exists();
         }
     }
 
     @Test
-    void anUnknownGroupIsBadUsageAndNamesTheKnownOnes() throws Exception {
+    void anUnknownSiteIsBadUsageAndNamesTheKnownOnes() throws Exception {
         Path inventory = siteInventory(1);
 
-        CliHarness.Result result = CliHarness.run(context(), "serve", "--switches", "south", "-i",
+        CliHarness.Result result = CliHarness.run(context(), "serve", "--site", "south", "-i",
                 inventory.toString(), "--insecure");
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err()).isEqualTo("error: no group or site named 'south' in " + inventory
-                + "; known: access, all\n");
+        assertThat(result.err()).isEqualTo("error: no site named 'south' with switches in " + inventory
+                + "; known: access\n");
     }
 
     @Test
-    void oneSwitchOrAGroupNotBoth() throws Exception {
+    void aSwitchOfASiteIsNotServedAloneAndTheMessageSaysByWhat() throws Exception {
         Path inventory = siteInventory(1);
 
-        CliHarness.Result result = CliHarness.run(context(), "serve", "--switch", "lab-1", "--switches", "access",
+        CliHarness.Result result = CliHarness.run(context(), "serve", "--switch", "lab-1", "-i",
+                inventory.toString(), "--insecure");
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).isEqualTo("error: switch lab-1 belongs to site access in " + inventory
+                + ", whose agent serves it at the site's address: run 'waldoconf serve --site access'\n");
+    }
+
+    @Test
+    void oneSwitchOrASiteNotBoth() throws Exception {
+        Path inventory = siteInventory(1);
+
+        CliHarness.Result result = CliHarness.run(context(), "serve", "--switch", "lab-1", "--site", "access",
                 "-i", inventory.toString());
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err()).contains("--switch=NAME, --switches=GROUP are mutually exclusive");
+        assertThat(result.err()).contains("--switch=NAME, --site=SITE are mutually exclusive");
     }
 
     /** The real engine (operator state in the test folder) and SNMP devices. */
@@ -103,17 +114,17 @@ class ServeAgentCommandTest {
                 LabLauncher.process());
     }
 
-    /** {@code count} lab switches of site access, each with a free service port. */
+    /** {@code count} lab switches of site access, whose agent gets a free port. */
     private Path siteInventory(int count) throws IOException {
         Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
-        StringBuilder yaml = new StringBuilder("switches:\n");
+        site = new InetSocketAddress("127.0.0.1", freeTcpPort());
+        StringBuilder yaml = new StringBuilder("sites:\n  access: {service: 127.0.0.1:" + site.getPort()
+                + "}\nswitches:\n");
         for (int i = 1; i <= count; i++) {
             SimulatedSwitch sw = SimulatedSwitch.start(SwitchConfig.named("lab-" + i).withControlPort(-1)
                     .withSnmpPort(0));
             switches.add(sw);
-            int port = freeTcpPort();
-            services.add(new InetSocketAddress("127.0.0.1", port));
-            yaml.append("  - {name: lab-").append(i).append(", service: 127.0.0.1:").append(port)
+            yaml.append("  - {name: lab-").append(i)
                     .append(", snmp: 127.0.0.1:").append(sw.snmpAddress().getPort())
                     .append(", version: '2c', credentials: lab, ports: ").append(sw.spec().portCount())
                     .append(", site: access}\n");
@@ -141,7 +152,7 @@ class ServeAgentCommandTest {
             }
         }
         CliHarness.Result ended = served.get();
-        throw new AssertionError("waldoconf serve --switches did not listen on " + address + " within 60 s"
+        throw new AssertionError("waldoconf serve --site did not listen on " + address + " within 60 s"
                 + (ended == null ? "" : "; it ended with " + ended.exitCode() + ": " + ended.out() + ended.err()));
     }
 }

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * Memory and threads per switch of a site agent: for each size N, starts N lab switches (fast
- * profile) in this JVM, then one {@code waldoconf serve --switches all} in a JVM of its own with
+ * profile) in this JVM, then one {@code waldoconf serve --site lab} in a JVM of its own with
  * the heap limit given, and measures that process once every switch serves: heap used after a full
  * GC ({@code jcmd GC.run}, then {@code GC.heap_info}), resident memory and threads ({@code
  * /proc/PID/status}). Then one {@code waldoconf apply} of configs/vlan.yaml to every switch through
@@ -68,9 +68,9 @@ public final class SiteAgentMemoryBench {
         PrintStream log = System.err;
         log.printf("%d switches: starting the lab%n", switches);
         try (Lab lab = Lab.start(switches, SwitchConfig.named(LabRunner.NAME_PREFIX).withControlPort(-1), null);
-             ReservedPorts ports = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), switches)) {
-            Path inventory = writeInventory(dir, lab, ports);
-            Process agent = java(dir.resolve("agent.log"), "-Xmx" + HEAP, "serve", "--switches", "all", "-i",
+             ReservedPorts port = ReservedPorts.reserve(InetAddress.getLoopbackAddress(), 1)) {
+            Path inventory = writeInventory(dir, lab, port);
+            Process agent = java(dir.resolve("agent.log"), "-Xmx" + HEAP, "serve", "--site", LabRunner.SITE, "-i",
                     inventory.toString(), "--insecure", "--state-dir", dir.resolve("services").toString());
             try {
                 long started = System.nanoTime();
@@ -100,12 +100,12 @@ public final class SiteAgentMemoryBench {
         }
     }
 
-    private static Path writeInventory(Path dir, Lab lab, ReservedPorts ports) throws IOException {
+    private static Path writeInventory(Path dir, Lab lab, ReservedPorts port) throws IOException {
         Files.writeString(dir.resolve("community"), LabRunner.LAB_COMMUNITY + "\n");
         List<LabSwitch> switches = lab.switches().stream()
                 .map(sw -> new LabSwitch(sw.name(), sw.snmpAddress(), sw.spec().portCount())).toList();
-        return Files.writeString(dir.resolve("inventory.yaml"), LabRunner.inventoryYaml(switches, ports.ports(),
-                false));
+        return Files.writeString(dir.resolve("inventory.yaml"), LabRunner.inventoryYaml(switches,
+                port.ports().getFirst(), false));
     }
 
     /** Starts {@code waldoconf} with this JVM's class path in a process of its own, output to {@code log}. */

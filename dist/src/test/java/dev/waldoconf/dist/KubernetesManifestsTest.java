@@ -9,7 +9,6 @@ import dev.waldoconf.cli.CliContext;
 import dev.waldoconf.cli.WaldoconfCommand;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
-import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.lab.Prerequisite;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,20 +133,22 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void theInventoryIsValidAndNamesEachPodsStableAddress(@TempDir Path dir) throws Exception {
+    void theInventoryIsValidAndNamesEachPodsStableAddressAsItsSites(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("inventory.yaml");
         Files.writeString(file, object("ConfigMap", "waldoconf-inventory").at("/data/inventory.yaml").asText());
         Inventory inventory = InventoryLoader.load(file);
         JsonNode statefulSet = object("StatefulSet", "waldoconf-agent");
         int replicas = statefulSet.at("/spec/replicas").asInt();
         String port = container(statefulSet, "containers", "serve").at("/ports/0/containerPort").asText();
-        assertThat(inventory.switches()).hasSize(replicas);
+        // Pod N serves site rack-N ($(POD_INDEX) in its arguments), at its stable name in the headless Service.
+        assertThat(inventory.sites()).hasSize(replicas);
         for (int i = 0; i < replicas; i++) {
-            SwitchEntry entry = inventory.switches().get(i);
-            assertThat(entry.name()).isEqualTo("sw-" + i);
-            assertThat(entry.service().toString()).isEqualTo("waldoconf-agent-" + i
+            String site = "rack-" + i;
+            assertThat(inventory.sites().get(site)).as(site).hasToString("waldoconf-agent-" + i
                     + ".waldoconf-agent.waldoconf.svc.cluster.local:" + port);
+            assertThat(inventory.switchesOfSite(site)).as("switches of %s", site).isNotEmpty();
         }
+        assertThat(inventory.switches()).allSatisfy(entry -> assertThat(entry.site()).isPresent());
     }
 
     private static JsonNode object(String kind, String name) {

@@ -5,6 +5,7 @@ import dev.waldo.net.wire.Hello;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AttributeKey;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Collections;
@@ -13,24 +14,26 @@ import java.util.TreeSet;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
- * Opens every connection: the side that dialed sends its Hello first; with TLS
+ * Opens every connection between two nodes: the side that dialed sends its Hello first; with TLS
  * on, the side that accepted checks the dialer's Hello and identity and only
  * then answers with its own, so a peer it refuses sees the connection close
- * before any link is up. Without TLS there is no identity to check, and the
+ * before any stream is open. Without TLS there is no identity to check, and the
  * acceptor greets at once, so that a TLS client reaching it learns right away
- * that it does not speak TLS. Each side checks the other's identity, then removes this handler and
- * tells the link handler that the link is up. Until then no other frame
- * reaches the rest of the pipeline.
+ * that it does not speak TLS. Each side checks the other's identity, keeps it on the channel
+ * ({@link #PEER}), removes this handler and tells the {@link Connection} that it is
+ * up. Until then no other frame reaches the rest of the pipeline.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /**
-     * Wire protocol version; a peer that speaks another one is refused. 4: call, reply and frame
-     * ids relative to the previous ones (after 1). Never 2 or 3: the version is the fifth byte of
-     * a plain acceptor's greeting, where a TLS client probing for an SSLv2 record reads a major
-     * version, and would wait for a record instead of failing with "not an SSL/TLS record" (the
-     * CLI's hint that the service runs with TLS off).
+     * Wire protocol version; a peer that speaks another one is refused. 4: streams, and call,
+     * reply and frame ids relative to the previous ones (after 1). Never 2 or 3: the version is
+     * the fifth byte of a plain Hello on the wire, where a TLS peer probing for an SSLv2 record
+     * reads a major version, and would wait for a record instead of failing at once with "not an
+     * SSL/TLS record" (the CLI's hint that the service runs with TLS off).
      */
     static final int PROTOCOL_VERSION = 4;
+    /** The peer node's identity, set once its Hello was checked. */
+    static final AttributeKey<PeerIdentity> PEER = AttributeKey.valueOf("waldo.peer");
     /** Fired down the pipeline once the handshake succeeded. */
     static final Object COMPLETED = new Object() {
         @Override
@@ -40,17 +43,16 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     };
     private static final int MAX_HOST_ID_CHARS = 255;
     private final NetConfig config;
-    private final long incarnation;
     private final PeerPins pins;
     private final boolean answering;
 
     /**
+     * @param config the node's configuration: its id is what this side announces
      * @param pins pinned peer certificates, for {@link Security#SELF_SIGNED}
-     * @param accepting true on connections this host accepted: it answers the peer's Hello instead of opening
+     * @param accepting true on connections this node accepted: it answers the peer's Hello instead of opening
      */
-    HandshakeHandler(NetConfig config, long incarnation, PeerPins pins, boolean accepting) {
+    HandshakeHandler(NetConfig config, PeerPins pins, boolean accepting) {
         this.config = config;
-        this.incarnation = incarnation;
         this.pins = pins;
         this.answering = accepting && config.security() != Security.INSECURE;
     }
@@ -65,8 +67,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void sendHello(ChannelHandlerContext ctx) {
-        Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(config.hostId())
-                .setIncarnation(incarnation).build();
+        Hello hello = Hello.newBuilder().setVersion(PROTOCOL_VERSION).setHost(config.hostId()).build();
         ctx.writeAndFlush(Frame.newBuilder().setHello(hello).build(), ctx.voidPromise());
     }
 
@@ -81,7 +82,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (answering) {
             sendHello(ctx);
         }
-        ctx.channel().attr(PeerLink.KEY).set(new PeerLink(ctx.channel(), identity, hello.getIncarnation()));
+        ctx.channel().attr(PEER).set(identity);
         ctx.pipeline().remove(this);
         ctx.fireUserEventTriggered(COMPLETED);
     }

@@ -20,6 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HostNumbers {
     private final Map<Integer, String> ids = new ConcurrentHashMap<>();
+    /**
+     * The numbers of the ids registered, so that a registered id is not hashed again: the codec
+     * registers every host a received message names, and a site agent's node receives, for a
+     * thousand hosts, prepares that each name up to 16 (SHA-256 was 7 % of its samples).
+     */
+    private final Map<String, Integer> numbers = new ConcurrentHashMap<>();
     private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
 
     /** Host numbers are below this bound. */
@@ -44,12 +50,17 @@ public final class HostNumbers {
      * @throws ProtocolViolationException if another known host id has the same number
      */
     public int register(String hostId) {
+        Integer registered = numbers.get(hostId);
+        if (registered != null) {
+            return registered;
+        }
         int number = of(hostId);
         String known = ids.putIfAbsent(number, hostId);
         if (known != null && !known.equals(hostId)) {
             throw new ProtocolViolationException("host ids '" + known + "' and '" + hostId
                     + "' map to the same host number " + number + "; rename one of the hosts");
         }
+        numbers.put(hostId, number);
         return number;
     }
 
@@ -75,6 +86,10 @@ public final class HostNumbers {
 
     /** The number of {@code hostId} if it was registered, else -1. */
     public int known(String hostId) {
+        Integer registered = numbers.get(hostId);
+        if (registered != null) {
+            return registered;
+        }
         int number = of(hostId);
         return hostId.equals(ids.get(number)) ? number : -1;
     }

@@ -1,7 +1,9 @@
 package dev.waldo.net;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.DecoderException;
 import io.netty.util.AttributeKey;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +33,34 @@ final class Links {
     }
 
     static String describe(Channel channel) {
-        PeerLink link = channel.attr(PeerLink.KEY).get();
-        String peer = link != null ? " (host " + link.hostId() + ")" : "";
-        return channel.remoteAddress() + peer;
+        PeerIdentity peer = channel.attr(HandshakeHandler.PEER).get();
+        return channel.remoteAddress() + (peer != null ? " (node " + peer.hostId() + ")" : "");
+    }
+
+    /** A failure on a connection in words: decoder wrappers stripped, the kind of failure named. */
+    static String describe(Throwable cause) {
+        Throwable root = cause;
+        while (root instanceof DecoderException && root.getCause() != null) {
+            root = root.getCause();
+        }
+        String kind = switch (root) {
+            case ProtocolViolationException ignored -> "protocol violation";
+            case SSLException ignored -> "TLS failure";
+            case com.google.protobuf.InvalidProtocolBufferException ignored -> "undecodable frame";
+            case io.netty.handler.codec.TooLongFrameException ignored -> "oversize frame";
+            case io.netty.handler.codec.CorruptedFrameException ignored -> "corrupt frame";
+            case java.io.IOException ignored -> "I/O error";
+            default -> "internal error (" + root.getClass().getSimpleName() + ")";
+        };
+        return kind + ": " + root.getMessage() + underlying(root);
+    }
+
+    /** The innermost cause's message, which for TLS failures says which check failed. */
+    private static String underlying(Throwable failure) {
+        Throwable inner = failure;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+        }
+        return inner == failure ? "" : " (" + inner.getMessage() + ")";
     }
 }

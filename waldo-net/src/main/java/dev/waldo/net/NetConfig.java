@@ -21,10 +21,17 @@ import java.util.Set;
  *     its events, in order, on a serial executor of its own (for a host linked to a thousand peers,
  *     such as an operator changing a thousand switches, whose one thread would otherwise carry every
  *     handshake, message and heartbeat). Ignored on shared {@link NetLoops}.
+ * @param authority which hosts a peer node may speak for: those of its own identity ({@link
+ *     HostAuthority#SELF}, the default) and those {@link #withHostAuthority} adds, such as the
+ *     switches an inventory says a site agent serves
+ *
+ * <p>On a node shared by several hosts ({@link NetNode#shared}) the node's configuration decides
+ * how connections are made (identity, TLS, frames, heartbeats, roles, authority); a host on it uses
+ * its own only for its host id and how often it dials a lost peer again.
  */
 public record NetConfig(String hostId, Path stateDir, Security security, int maxFrameBytes,
                         long heartbeatPeriodMs, long heartbeatTimeoutMs, Set<String> acceptedRoles,
-                        int ioThreads) {
+                        int ioThreads, HostAuthority authority) {
     /** 1 MiB: far above any sequence delta, small enough that a hostile peer cannot exhaust memory. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
     /** Heartbeat period when none is given. */
@@ -42,6 +49,7 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
         Objects.requireNonNull(hostId, "hostId");
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(authority, "authority");
         acceptedRoles = Set.copyOf(acceptedRoles);
         if (hostId.isEmpty()) {
             throw new IllegalArgumentException("hostId must not be empty");
@@ -61,13 +69,13 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
     /** The defaults: self-signed TLS, 1 MiB frames, 1 s heartbeats, 3 s timeout. */
     public static NetConfig defaults(String hostId, Path stateDir) {
         return new NetConfig(hostId, stateDir, Security.SELF_SIGNED, DEFAULT_MAX_FRAME_BYTES,
-                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS, Set.of(), 1);
+                DEFAULT_HEARTBEAT_PERIOD_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS, Set.of(), 1, HostAuthority.SELF);
     }
 
     /** This configuration with another TLS mode. */
     public NetConfig withSecurity(Security mode) {
         return new NetConfig(hostId, stateDir, mode, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs,
-                acceptedRoles, ioThreads);
+                acceptedRoles, ioThreads, authority);
     }
 
     /** This configuration with TLS off ({@code --insecure}). */
@@ -78,7 +86,7 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
     /** This configuration with another heartbeat period and timeout. */
     public NetConfig withHeartbeat(long periodMs, long timeoutMs) {
         return new NetConfig(hostId, stateDir, security, maxFrameBytes, periodMs, timeoutMs, acceptedRoles,
-                ioThreads);
+                ioThreads, authority);
     }
 
     /**
@@ -87,18 +95,27 @@ public record NetConfig(String hostId, Path stateDir, Security security, int max
      */
     public NetConfig withAcceptedRoles(Set<String> roles) {
         return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs, roles,
-                ioThreads);
+                ioThreads, authority);
     }
 
     /** This configuration with another frame limit. */
     public NetConfig withMaxFrameBytes(int bytes) {
         return new NetConfig(hostId, stateDir, security, bytes, heartbeatPeriodMs, heartbeatTimeoutMs, acceptedRoles,
-                ioThreads);
+                ioThreads, authority);
     }
 
     /** This configuration with {@code threads} I/O threads for a host on threads of its own. */
     public NetConfig withIoThreads(int threads) {
         return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs,
-                acceptedRoles, threads);
+                acceptedRoles, threads, authority);
+    }
+
+    /**
+     * This configuration letting peer nodes also speak for the hosts {@code authority} vouches for
+     * (besides those of their own identity).
+     */
+    public NetConfig withHostAuthority(HostAuthority authority) {
+        return new NetConfig(hostId, stateDir, security, maxFrameBytes, heartbeatPeriodMs, heartbeatTimeoutMs,
+                acceptedRoles, ioThreads, HostAuthority.SELF.or(authority));
     }
 }

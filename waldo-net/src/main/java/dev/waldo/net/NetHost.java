@@ -57,7 +57,7 @@ public final class NetHost implements AutoCloseable {
     /** Endpoint factories run onCreate transactions, which block: never on the I/O thread. */
     private final ExecutorService factoryWork = Executors.newVirtualThreadPerTaskExecutor();
 
-    private NetHost(NetConfig config, StructResolver structs, Storage storage, NetLoops shared,
+    private NetHost(NetConfig config, StructResolver structs, Storage storage, NetNode shared,
             DecisionRegister register) {
         this.transport = new NetTransport(config, structs, shared);
         this.transport.observe(new Wiring());
@@ -111,11 +111,14 @@ public final class NetHost implements AutoCloseable {
     }
 
     /**
-     * Starts a host as {@link #start(NetConfig, StructResolver, Storage)} does, on one I/O thread of
-     * {@code shared} instead of a thread of its own: many hosts of one process (a site agent's
-     * switches) share a few threads. Closing the host leaves the loops running.
+     * Starts a host as {@link #start(NetConfig, StructResolver, Storage)} does, living on {@code
+     * shared} instead of a node of its own: many hosts of one process (a site agent's switches) share
+     * its listening address, its connections and its threads, and peers reach each host by its id
+     * over them. Of {@code config} only the host id and the heartbeat period (how often a lost peer
+     * is dialed again) count; the node's configuration decides the rest. Closing the host closes its
+     * links and leaves the node running.
      */
-    public static NetHost start(NetConfig config, StructResolver structs, Storage storage, NetLoops shared) {
+    public static NetHost start(NetConfig config, StructResolver structs, Storage storage, NetNode shared) {
         return new NetHost(config, structs, storage, java.util.Objects.requireNonNull(shared, "shared"), null);
     }
 
@@ -131,8 +134,9 @@ public final class NetHost implements AutoCloseable {
 
     /**
      * Offers endpoints made by {@code factory} at {@code address}: each peer
-     * that {@link #connect}s there gets a new endpoint as its partner, and
-     * {@code onEndpoint} (may be null) runs with it, off the I/O thread.
+     * that {@link #connect}s to this host there gets a new endpoint as its partner, and
+     * {@code onEndpoint} (may be null) runs with it, off the I/O thread. On a shared node the
+     * address is the node's, bound once for all its hosts.
      *
      * @return the bound address (port 0 picks a free port)
      */
@@ -165,8 +169,26 @@ public final class NetHost implements AutoCloseable {
      */
     public <E extends WaldoEndpoint> E connect(InetSocketAddress address, String expected,
                                                EndpointFactory<E> factory) {
+        return connect(address, null, expected, factory);
+    }
+
+    /**
+     * Connects as {@link #connect(InetSocketAddress, EndpointFactory)} does, to host {@code host} of
+     * the node at {@code address}, which must be identity {@code expected}: a site agent's node
+     * speaks for the hosts of its switches, each reached by its own host id over one connection.
+     *
+     * @param target the host to create the partner on, or null for the host the node there names itself
+     * @param expected the identity of the node that must answer at {@code address}, or null for any
+     *     node this host's {@link HostAuthority} lets speak for {@code target}
+     * @throws WrongPeerException if another node answered (nothing but the handshake was exchanged)
+     * @throws LinkRefusedException if the node there does not serve {@code target} (now)
+     * @throws NetworkException if the node cannot be reached
+     */
+    public <E extends WaldoEndpoint> E connect(InetSocketAddress address, String target, String expected,
+                                               EndpointFactory<E> factory) {
         long timeoutMs = Math.max(CONNECT_TIMEOUT_MS, transport.config().heartbeatTimeoutMs());
-        String peer = await(transport.connect(address, expected), timeoutMs, "connect to " + address);
+        String peer = await(transport.connect(address, target, expected), timeoutMs, "connect to "
+                + (target == null ? "" : target + " at ") + address);
         E local = factory.create(host);
         long request = requests.incrementAndGet();
         CompletableFuture<Attached> answer = new CompletableFuture<>();
@@ -190,8 +212,8 @@ public final class NetHost implements AutoCloseable {
         try {
             return future.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof WrongPeerException wrong) {
-                throw wrong;
+            if (e.getCause() instanceof WrongPeerException || e.getCause() instanceof LinkRefusedException) {
+                throw (NetworkException) e.getCause();
             }
             throw new NetworkException("cannot " + what + ": " + e.getCause().getMessage());
         } catch (TimeoutException e) {

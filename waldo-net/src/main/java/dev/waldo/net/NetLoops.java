@@ -1,6 +1,5 @@
 package dev.waldo.net;
 
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,10 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * I/O threads that many hosts of one process share: a site agent serving a thousand switches runs
- * a few of these threads instead of one per switch. Each host started on them ({@link
- * NetHost#start(NetConfig, StructResolver, dev.waldo.runtime.storage.Storage, NetLoops)}) is pinned
- * to one thread of the group, so everything it hears still arrives on one thread, in order, as the
- * runtime's transport contract requires; hosts on the same thread take turns.
+ * a few of these threads instead of one per switch. The agent's node ({@link NetNode#shared}) runs
+ * its connections on them, and each host on that node hears its events, in order, on a serial
+ * executor of its own, as the runtime's transport contract requires.
  *
  * <p>The hosts' clock ticks are batched: one timer for all of them, whose batch runs every
  * host's tick on one virtual thread. A tick per host each {@code NetTransport.TICK_MS} handed to
@@ -24,13 +22,14 @@ import org.slf4j.LoggerFactory;
  * ticks would queue up behind the work that matters. A batch still running when the next is due
  * makes that one skip: ticks only say that time passed, so a late one loses nothing.
  *
- * <p>Closing a host leaves the threads running for the others; close the loops after every host
- * on them.
+ * <p>Closing a host leaves the threads running for the others; close the loops after the node and
+ * every host on them.
  *
  * <pre>{@code
- * try (NetLoops loops = NetLoops.create(4, "agent")) {
- *     NetHost a = NetHost.start(configA, structs, storageA, loops);
- *     NetHost b = NetHost.start(configB, structs, storageB, loops);
+ * try (NetLoops loops = NetLoops.create(4, "agent"); NetNode node = NetNode.shared(agentConfig, loops)) {
+ *     node.listen(address);
+ *     NetHost a = NetHost.start(configA, structs, storageA, node);
+ *     NetHost b = NetHost.start(configB, structs, storageB, node);
  *     ...
  * }
  * }</pre>
@@ -71,9 +70,9 @@ public final class NetLoops implements AutoCloseable {
         return threads;
     }
 
-    /** The thread for the next host, round robin, so hosts spread evenly over the threads. */
-    EventLoop next() {
-        return group.next();
+    /** The threads, for a node's connections: Netty spreads them over the threads round robin. */
+    EventLoopGroup group() {
+        return group;
     }
 
     /** Runs {@code tick} in every batch of ticks until {@link #stopTicking} (a host's clock). */

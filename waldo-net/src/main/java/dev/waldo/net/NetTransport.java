@@ -3,30 +3,28 @@ package dev.waldo.net;
 import dev.waldo.runtime.Transport;
 import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The runtime's {@link Transport} over TCP: one {@link NetNode} with a single
- * I/O thread, so that every event the host receives (messages, links going
+ * The runtime's {@link Transport} over TCP: one host living on a {@link NetNode}, its own with a
+ * single I/O thread, so that every event the host receives (messages, links going
  * down and up, ticks) arrives on that one thread, in order, as the contract
- * requires. On I/O threads shared with other hosts ({@link NetLoops}), or on
- * several of its own ({@link NetConfig#ioThreads}), the events are handed, in
- * the same order, to a serial executor of the host's own, because the host blocks while it persists its votes and decisions. Messages to a host travel on the one link to it, so they arrive in
+ * requires. On a node shared with other hosts ({@link NetNode#shared}), or on
+ * several I/O threads of its own ({@link NetConfig#ioThreads}), the events are handed, in
+ * the same order, to a serial executor of the host's own, because the host blocks while it persists
+ * its votes and decisions. Messages to a host travel on the one link (stream) to it, so they arrive in
  * the order sent; when the link fails the host hears {@code onLinkDown}, and
- * connections this host opened are dialed again until the peer is back, so a
+ * links this host opened are opened again until the peer is back, so a
  * commit decision reaches a participant that was unreachable for a while.
  */
 public final class NetTransport implements Transport {
@@ -39,6 +37,9 @@ public final class NetTransport implements Transport {
     private final HostNumbers hosts = new HostNumbers();
     private final ProtocolGuard guard;
     private final NetNode node;
+    /** False when the host lives on a node shared with other hosts, which outlives it. */
+    private final boolean ownsNode;
+    private final NetNode.Resident resident;
     private final EventLoop loop;
     /**
      * Where the host hears its events, in order: its own I/O thread, or on shared loops a serial
@@ -50,10 +51,11 @@ public final class NetTransport implements Transport {
     /** The run of each peer last linked, to tell a restarted peer from a reconnected one. */
     private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
     /**
-     * Peers this host dialed, by host number: dialed again after their link goes down, at the
-     * address {@link HostNumbers#locate} keeps for them.
+     * Peers this host linked to, by host number, with the identity expected of their node ("" for
+     * any the node's authority accepts): linked again after their link goes down, at the address
+     * {@link HostNumbers#locate} keeps for them.
      */
-    private final Set<Integer> dialed = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, String> dialed = new ConcurrentHashMap<>();
     /** Hosts being dialed on demand by {@link #reach}. */
     private final Set<Integer> reaching = ConcurrentHashMap.newKeySet();
     private final LinkListener linkEvents;
@@ -62,34 +64,32 @@ public final class NetTransport implements Transport {
     private volatile Function<Object, String> callCheck = request -> null;
     private volatile boolean closed;
     private ScheduledFuture<?> ticks;
-    /** The shared I/O threads this host runs on, whose batches tick it; null on a thread of its own. */
-    private final NetLoops shared;
     private volatile Runnable tick;
 
-    /** A transport for host {@code config.hostId()}; Waldo struct values are rebuilt with {@code structs}. */
+    /** A transport for host {@code config.hostId()} on a node of its own; Waldo struct values are rebuilt with {@code structs}. */
     public NetTransport(NetConfig config, StructResolver structs) {
         this(config, structs, null);
     }
 
     /**
-     * A transport for host {@code config.hostId()} on one thread of {@code shared} (null: a thread of
-     * its own); Waldo struct values are rebuilt with {@code structs}.
+     * A transport for host {@code config.hostId()} living on {@code shared} (null: on a node of its
+     * own, with {@code config}'s identity and threads); Waldo struct values are rebuilt with {@code structs}.
      */
-    public NetTransport(NetConfig config, StructResolver structs, NetLoops shared) {
+    public NetTransport(NetConfig config, StructResolver structs, NetNode shared) {
         this.config = config;
         this.localHost = hosts.register(config.hostId());
         this.guard = new ProtocolGuard(localHost, serialBase);
         ValueCodec values = new ValueCodec(structs);
         this.linkEvents = new LinkEvents();
-        Supplier<ChannelHandler> codec = () -> new ProtocolCodec(localHost, hosts, guard, values);
-        this.node = shared == null ? NetNode.start(config, linkEvents, config.ioThreads(), codec, serialBase)
-                : NetNode.start(config, linkEvents, codec, serialBase, shared);
+        this.ownsNode = shared == null;
+        this.node = shared == null ? NetNode.own(config) : shared;
         this.loop = node.group().next();
         // One thread of its own hears everything in order by itself; links on several threads
-        // (shared ones, or more than one of its own) hand their events to one serial executor.
-        this.events = shared == null && config.ioThreads() == 1 ? null
+        // (a shared node's, or more than one of its own) hand their events to one serial executor.
+        this.events = ownsNode && config.ioThreads() == 1 ? null
                 : new SerialExecutor("waldo-events-" + config.hostId());
-        this.shared = shared;
+        this.resident = node.join(config.hostId(), serialBase, linkEvents,
+                peer -> new ProtocolCodec(localHost, hosts.register(peer), hosts, guard, values));
     }
 
     /** Runs {@code event} for the host, from the I/O thread: at once, or queued for the host's own thread. */
@@ -115,59 +115,71 @@ public final class NetTransport implements Transport {
         return config;
     }
 
-    /** Accepts peers on {@code address} (port 0 picks one) and returns the bound address. */
+    /**
+     * Accepts peers on {@code address} (port 0 picks one) and returns the bound address: the node's,
+     * which on a shared node every host of it shares.
+     */
     public InetSocketAddress listen(InetSocketAddress address) {
         return node.listen(address);
     }
 
     /**
-     * Connects to the host at {@code address}, or reuses the link this
-     * transport already opened to that address. If the link later goes down,
-     * this transport dials the address again every heartbeat period until the
-     * peer answers or the transport closes.
+     * Links to the host of the node at {@code address} (the host its Hello names), or reuses the
+     * link this transport already opened there. If the link later goes down, this transport opens
+     * it again every heartbeat period until the peer answers or the transport closes.
      *
      * @return completes with the peer's host id once the link is up
      */
     public CompletableFuture<String> connect(InetSocketAddress address) {
-        return connect(address, null);
+        return connect(address, null, null);
     }
 
     /**
-     * Connects as {@link #connect(InetSocketAddress)} does, but only to identity
-     * {@code expected} (see {@link PeerIdentity#name}): a link to anyone else
-     * is closed at once, never dialed again, and the future fails with a
-     * {@link WrongPeerException}.
+     * Links to host {@code host} of the node at {@code address}, as {@link #connect(InetSocketAddress)}
+     * does; the node there must speak for {@code host}.
      *
-     * @param expected the identity that must answer, or null for any
+     * @param host the peer host, or null for the host the node's Hello names
+     * @param expected the identity of the node that must answer there (see {@link PeerIdentity#name}),
+     *     which then speaks for {@code host}; null for any node this node's {@link HostAuthority}
+     *     lets speak for it. Anyone else fails the future with a {@link WrongPeerException}, and no
+     *     link is made (nor made again).
      */
-    public CompletableFuture<String> connect(InetSocketAddress address, String expected) {
-        // One link per host: a second connection would replace the first and fail
-        // the calls in flight on it, so an address already linked is reused.
-        for (int known : dialed) {
-            PeerLink link = links.get(known);
-            if (address.equals(hosts.address(known)) && link != null && link.isActive()) {
-                return wrongPeer(expected, link) ? CompletableFuture.failedFuture(
-                        new WrongPeerException(address, expected, link.identity()))
-                        : CompletableFuture.completedFuture(link.hostId());
-            }
+    public CompletableFuture<String> connect(InetSocketAddress address, String host, String expected) {
+        // One link per host: a second would replace the first and fail the calls in flight on it,
+        // so a host already linked at that address is reused.
+        PeerLink known = linkedAt(address, host);
+        if (known != null) {
+            return wrongPeer(expected, known) ? CompletableFuture.failedFuture(
+                    new WrongPeerException(address, expected, known.identity()))
+                    : CompletableFuture.completedFuture(known.hostId());
         }
-        return node.connect(address).thenApply(link -> {
-            if (wrongPeer(expected, link)) {
-                WrongPeerException wrong = new WrongPeerException(address, expected, link.identity());
-                link.close(wrong.getMessage());
-                throw new CompletionException(wrong);
-            }
+        return resident.open(address, host, expected).thenApply(link -> {
             hosts.locate(link.hostId(), address);
-            dialed.add(HostNumbers.of(link.hostId()));
+            dialed.put(HostNumbers.of(link.hostId()), expected == null ? "" : expected);
             return link.hostId();
         });
+    }
+
+    /** The active link this transport opened to {@code host} (null: any host) at {@code address}, or null. */
+    private PeerLink linkedAt(InetSocketAddress address, String host) {
+        for (int peer : dialed.keySet()) {
+            PeerLink link = links.get(peer);
+            if (address.equals(hosts.address(peer)) && link != null && link.isActive()
+                    && (host == null || host.equals(link.hostId()))) {
+                return link;
+            }
+        }
+        return null;
     }
 
     private static boolean wrongPeer(String expected, PeerLink link) {
         return expected != null && !expected.equals(link.identity().name());
     }
 
-    /** Bytes on the wire through all of this host's connections, heartbeats and TLS included. */
+    /**
+     * Bytes on the wire through all of this host's node's connections, heartbeats and TLS included
+     * (on a shared node, all its hosts').
+     */
     public TrafficCounter traffic() {
         return node.traffic();
     }
@@ -234,6 +246,7 @@ public final class NetTransport implements Transport {
     @Override
     public void start(Receiver receiver) {
         this.receiver = receiver;
+        NetLoops shared = node.loops();
         if (shared == null) {
             ticks = loop.scheduleAtFixedRate(() -> hear(receiver::onTick), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
             return;
@@ -286,6 +299,7 @@ public final class NetTransport implements Transport {
         }
     }
 
+    /** Closes every link of this host and leaves its node (closing the node if it is the host's own). */
     @Override
     public void close() {
         closed = true;
@@ -293,32 +307,31 @@ public final class NetTransport implements Transport {
             ticks.cancel(false);
         }
         if (tick != null) {
-            shared.stopTicking(tick);
+            node.loops().stopTicking(tick);
         }
-        node.close();
+        resident.leave("host " + config.hostId() + " closed");
+        if (ownsNode) {
+            node.close();
+        }
     }
 
     /**
-     * Dials a host this host has no link to, if it knows where the host is
+     * Links to a host this host has no link to, if it knows where the host is
      * (it dialed it before, or a peer said, see {@link HostNumbers#hearOf}):
      * the other participants of a transaction whose coordinator was lost. One
-     * attempt at a time; a link that answers with another host id is closed.
+     * attempt at a time; the node there must speak for that host.
      */
     private void reach(int host) {
         InetSocketAddress address = hosts.address(host);
         if (address == null || closed || links.containsKey(host) || !reaching.add(host)) {
             return;
         }
-        node.connect(address).whenComplete((link, failure) -> {
-            reaching.remove(host);
-            if (link != null && HostNumbers.of(link.hostId()) != host) {
-                link.close("dialed " + hosts.id(host) + " at " + address + " but " + link.hostId() + " answered");
-            }
-        });
+        resident.open(address, hosts.id(host), null).whenComplete((link, failure) -> reaching.remove(host));
     }
 
     private void redial(int host) {
-        InetSocketAddress address = dialed.contains(host) ? hosts.address(host) : null;
+        String expected = dialed.get(host);
+        InetSocketAddress address = expected == null ? null : hosts.address(host);
         if (address == null || closed) {
             return;
         }
@@ -326,11 +339,12 @@ public final class NetTransport implements Transport {
             if (closed || links.containsKey(host)) {
                 return;
             }
-            node.connect(address).whenComplete((link, failure) -> {
-                if (failure != null) {
-                    redial(host);
-                }
-            });
+            resident.open(address, hosts.id(host), expected.isEmpty() ? null : expected)
+                    .whenComplete((link, failure) -> {
+                        if (failure != null) {
+                            redial(host);
+                        }
+                    });
         }, config.heartbeatPeriodMs(), TimeUnit.MILLISECONDS);
     }
 

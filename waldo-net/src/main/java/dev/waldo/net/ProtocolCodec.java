@@ -7,8 +7,6 @@ import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.core.Priority;
 import dev.waldo.runtime.core.TxnId;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.MessageToMessageCodec;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,12 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Translates between the core's protocol messages and wire frames on one
- * connection, after the handshake. It owns the connection's name aliases and
+ * stream (one host at each end of a connection). It owns the stream's name aliases and
  * Lamport clock deltas, so it runs on the connection's I/O thread in write
  * order, and it checks every inbound message against the {@link ProtocolGuard}
  * before the core may see it.
  */
-final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
+final class ProtocolCodec {
     private static final Logger log = LoggerFactory.getLogger(ProtocolCodec.class);
     private final int localHost;
     private final HostNumbers hosts;
@@ -34,7 +32,7 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
     private final WireMessages messages;
     private final OutboundNames outboundNames = new OutboundNames();
     private final InboundNames inboundNames = new InboundNames();
-    private int peerHost = -1;
+    private final int peerHost;
     private long lastClockSent;
     private long lastClockReceived;
     /** Per root host, the last attempt serial sent and received on this connection (see the .proto file). */
@@ -48,41 +46,37 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
     private long lastFrameSent;
     private long lastFrameReceived;
 
-    ProtocolCodec(int localHost, HostNumbers hosts, ProtocolGuard guard, ValueCodec values) {
+    /**
+     * The codec of a stream between host {@code localHost} and host {@code peerHost} (both registered
+     * in {@code hosts}, the local host's directory).
+     */
+    ProtocolCodec(int localHost, int peerHost, HostNumbers hosts, ProtocolGuard guard, ValueCodec values) {
         this.localHost = localHost;
+        this.peerHost = peerHost;
         this.hosts = hosts;
         this.guard = guard;
         this.messages = new WireMessages(values, new Aliases());
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-        if (event == HandshakeHandler.COMPLETED) {
-            peerHost = hosts.register(ctx.channel().attr(PeerLink.KEY).get().hostId());
-        }
-        super.userEventTriggered(ctx, event);
-    }
-
-    @Override
-    protected void encode(ChannelHandlerContext ctx, Envelope envelope, List<Object> out) {
+    /** The frame that carries {@code envelope} to the peer host; the caller sets its stream. */
+    Frame.Builder encode(Envelope envelope) {
         Frame.Builder frame = Frame.newBuilder().setClockDelta(envelope.clock() - lastClockSent);
         lastClockSent = envelope.clock();
         messages.encode(envelope.message(), envelope.clock(), frame);
         outboundNames.attachDefinitions(frame);
         guard.sent(peerHost, envelope.message());
-        Frame built = frame.build();
         if (log.isTraceEnabled()) {
-            log.trace("to {}: {} ({} bytes)", peerHost, envelope.message(), built.getSerializedSize());
+            log.trace("to {}: {}", peerHost, envelope.message());
         }
-        out.add(built);
+        return frame;
     }
 
-    @Override
-    protected void decode(ChannelHandlerContext ctx, Frame frame, List<Object> out) {
-        if (frame.hasAttach() || frame.hasAttached()) {
-            out.add(frame); // host wiring, not a core message: the link listener handles it
-            return;
-        }
+    /**
+     * The core message {@code frame} carries from the peer host, checked by the guard.
+     *
+     * @throws ProtocolViolationException if it is no core message, or one no correct host could send
+     */
+    Envelope decode(Frame frame) {
         for (NameDefinition definition : frame.getNamesList()) {
             inboundNames.define(definition);
             if (definition.hasAddress()) {
@@ -96,7 +90,7 @@ final class ProtocolCodec extends MessageToMessageCodec<Frame, Envelope> {
             log.trace("from {}: {}", peerHost, message);
         }
         guard.received(peerHost, message);
-        out.add(new Envelope(peerHost, localHost, clock, message));
+        return new Envelope(peerHost, localHost, clock, message);
     }
 
     /** An address a peer gave for a host; resolved only when dialed, never on the I/O thread. */

@@ -24,13 +24,12 @@ record TlsContexts(SslContext server, SslContext client) {
     static TlsContexts build(HostCredentials credentials) {
         SslProvider provider = OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
         try {
-            SslContextBuilder server = SslContextBuilder.forServer(credentials.key(), credentials.certificate())
-                    .clientAuth(ClientAuth.REQUIRE);
+            HostKeyManager key = new HostKeyManager(credentials.key(), credentials.certificate());
+            SslContextBuilder server = SslContextBuilder.forServer(key).clientAuth(ClientAuth.REQUIRE);
             // Hosts are named by host id, not DNS name: instead of hostname
             // verification, the handshake handler matches the certificate's
             // common name against the host id the peer announces.
-            SslContextBuilder client = SslContextBuilder.forClient()
-                    .keyManager(credentials.key(), credentials.certificate())
+            SslContextBuilder client = SslContextBuilder.forClient().keyManager(key)
                     .endpointIdentificationAlgorithm(null);
             if (credentials.authority() != null) {
                 // One validation per distinct chain for the whole process (see VerifiedChains).

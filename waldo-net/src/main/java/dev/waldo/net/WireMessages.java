@@ -170,7 +170,7 @@ final class WireMessages {
             case ANSWER -> decodeAnswer(frame.getAnswer());
             case DELEGATE -> new Message.Delegate(txn(frame.getDelegate().getTxnHost(), frame.getDelegate().getTxnSerial()));
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
-            case HEARTBEAT, ATTACH, ATTACHED -> throw new IllegalStateException(frame.getBodyCase()
+            case HEARTBEAT, ATTACH, ATTACHED, OPEN, OPENED, CLOSE -> throw new IllegalStateException(frame.getBodyCase()
                     + " frames never reach the core");
             case BODY_NOT_SET -> throw new ProtocolViolationException("frame carries no message");
         };

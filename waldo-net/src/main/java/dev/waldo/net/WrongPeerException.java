@@ -14,9 +14,17 @@ public final class WrongPeerException extends NetworkException {
     private final PeerIdentity answered;
 
     WrongPeerException(InetSocketAddress address, String expected, PeerIdentity answered) {
+        this(address, expected, answered, null);
+    }
+
+    /**
+     * As the other constructor, with why the node that answered does not count as the host, for
+     * example that it may not speak for it (null: it is simply not the host).
+     */
+    WrongPeerException(InetSocketAddress address, String expected, PeerIdentity answered, String why) {
         super("expected host " + expected + " at " + address.getHostString() + ":" + address.getPort() + ", but "
                 + answered.name() + (answered.certified() ? " (certified by the project CA)" : " (as it announced)")
-                + " answered there");
+                + " answered there" + (why == null ? "" : ": " + why));
         this.address = address;
         this.expected = expected;
         this.answered = answered;

@@ -5,9 +5,7 @@ import dev.waldo.runtime.core.Envelope;
 import dev.waldo.runtime.core.Message;
 import dev.waldo.runtime.core.Priority;
 import dev.waldo.runtime.core.TxnId;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +19,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -38,12 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class CodecBenchmark {
-    private final RecordingListener aEvents = new RecordingListener();
-    private final RecordingListener bEvents = new RecordingListener();
+    private EmbeddedPair pair;
     private int a;
     private int b;
-    private EmbeddedChannel aChannel;
-    private EmbeddedChannel bChannel;
     private long serial;
     private long clock;
     private final Object step = new Requests.StepInvocation(7, 3L << 40 | 1, "Bump", 1, Map.of("by", 1.0));
@@ -51,23 +47,15 @@ public class CodecBenchmark {
 
     @Setup(Level.Trial)
     public void connect() {
-        HostNumbers aHosts = new HostNumbers();
-        HostNumbers bHosts = new HostNumbers();
-        a = aHosts.register("a");
-        b = HostNumbers.of("b");
-        aChannel = channel("a", aHosts, aEvents);
-        bChannel = channel("b", bHosts, bEvents);
-        pump(aChannel, bChannel);
-        pump(bChannel, aChannel);
+        // No heartbeats flow between embedded channels: a timeout would close them between iterations.
+        pair = new EmbeddedPair(config -> config.withHeartbeat(3_600_000, 7_200_000));
+        a = pair.a;
+        b = pair.b;
     }
 
-    private static EmbeddedChannel channel(String host, HostNumbers hosts, RecordingListener listener) {
-        // No heartbeats flow between embedded channels: a timeout would close them between iterations.
-        NetConfig config = NetConfig.defaults(host, Path.of("unused")).insecure().withHeartbeat(3_600_000, 7_200_000);
-        int local = hosts.register(host);
-        ProtocolGuard guard = new ProtocolGuard(local, 0);
-        return new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
-                () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
+    @TearDown(Level.Trial)
+    public void close() {
+        pair.close();
     }
 
     /** One transaction's frames, both ways; returns the bytes they took on the wire. */
@@ -76,30 +64,20 @@ public class CodecBenchmark {
         TxnId txn = new TxnId(a, ++serial);
         long callId = (long) a << 40 | serial;
         // The last step's call carries the prepare and its reply the vote: four frames in all.
-        int bytes = send(aChannel, bChannel, a, b, new Message.Call(txn, new Priority(false, clock, a, serial),
+        int bytes = send(pair.aToB, pair.aChannel, pair.bChannel, a, b, new Message.Call(txn, new Priority(false, clock, a, serial),
                 callId, step, Set.of()));
-        bytes += send(bChannel, aChannel, b, a, new Message.Reply(txn, callId, stepResponse, false, Set.of(b),
+        bytes += send(pair.bToA, pair.bChannel, pair.aChannel, b, a, new Message.Reply(txn, callId, stepResponse, false, Set.of(b),
                 new Message.Vote(txn, Message.Verdict.YES, null, false)));
-        bytes += send(aChannel, bChannel, a, b, new Message.Commit(txn));
-        bytes += send(bChannel, aChannel, b, a, new Message.Ack(txn));
-        aEvents.messages.clear();
-        bEvents.messages.clear();
+        bytes += send(pair.aToB, pair.aChannel, pair.bChannel, a, b, new Message.Commit(txn));
+        bytes += send(pair.bToA, pair.bChannel, pair.aChannel, b, a, new Message.Ack(txn));
+        pair.aEvents.messages.clear();
+        pair.bEvents.messages.clear();
         return bytes;
     }
 
-    private int send(EmbeddedChannel from, EmbeddedChannel to, int sender, int receiver, Message message) {
-        from.writeAndFlush(new Envelope(sender, receiver, ++clock, message));
-        return pump(from, to);
-    }
-
-    /** Moves every byte {@code from} wrote into {@code to}; returns how many. */
-    private static int pump(EmbeddedChannel from, EmbeddedChannel to) {
-        int moved = 0;
-        from.runPendingTasks();
-        for (ByteBuf bytes = from.readOutbound(); bytes != null; bytes = from.readOutbound()) {
-            moved += bytes.readableBytes();
-            to.writeInbound(bytes);
-        }
-        return moved;
+    private int send(PeerLink link, EmbeddedChannel from, EmbeddedChannel to, int sender, int receiver,
+            Message message) {
+        link.send(new Envelope(sender, receiver, ++clock, message));
+        return EmbeddedPair.pump(from, to);
     }
 }

@@ -2,6 +2,7 @@ package dev.waldo.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static java.util.concurrent.TimeUnit.SECONDS;
 
 import dev.waldo.net.testing.PeerEndpoint;
 import dev.waldo.runtime.NetworkException;
@@ -20,7 +21,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Several hosts on one shared I/O thread, as a site agent runs its switches' hosts. */
+/**
+ * Several hosts on one shared node and one shared I/O thread, as a site agent runs its switches'
+ * hosts: one listening address, one connection per peer node, each host reached by its own id.
+ */
 class NetLoopsTest {
     private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
 
@@ -31,22 +35,43 @@ class NetLoopsTest {
         return NetConfig.defaults(id, state.resolve(id)).insecure().withHeartbeat(500, 5_000);
     }
 
-    private NetHost shared(String id, NetLoops loops) {
-        return NetHost.start(config(id), StructResolver.NONE, new InMemoryStorage(), loops);
+    /** The agent's node: its own identity, speaking for the "switch-" hosts that live on it. */
+    private NetNode agent(NetLoops loops) {
+        return NetNode.shared(config("agent"), loops);
+    }
+
+    private NetHost shared(String id, NetNode node) {
+        return NetHost.start(config(id), StructResolver.NONE, new InMemoryStorage(), node);
+    }
+
+    /** An operator that lets the agent speak for switches (as WaldoConf's inventory would). */
+    private NetHost operator() {
+        return NetHost.start(config("operator").withHostAuthority((node, host) ->
+                node.name().equals("agent") && host.startsWith("switch-")));
     }
 
     @Test
-    void hostsOnOneSharedThreadEachServeTheirOwnTransactionsAndStartNoThreadsOfTheirOwn() throws Exception {
+    void hostsOfOneSharedNodeAreReachedByIdOverOneConnectionAndStartNoThreadsOfTheirOwn() throws Exception {
         try (NetLoops loops = NetLoops.create(1, "agent-io");
-             NetHost a = shared("switch-a", loops);
-             NetHost b = shared("switch-b", loops);
-             NetHost operator = NetHost.start(config("operator"))) {
-            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
-            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+             NetNode node = agent(loops);
+             NetHost a = shared("switch-a", node);
+             NetHost b = shared("switch-b", node);
+             NetHost operator = operator()) {
+            InetSocketAddress address = node.listen(LOOPBACK);
+            a.listen(address, PeerEndpoint::create, null);
+            b.listen(address, PeerEndpoint::create, null);
+            PeerEndpoint toA = operator.connect(address, "switch-a", "agent", PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(address, "switch-b", "agent", PeerEndpoint::create);
 
             assertThat(toA.bump(2)).isEqualTo(4.0);
             assertThat(toB.bump(3)).isEqualTo(6.0);
             assertThat(toA.bump(1)).isEqualTo(3.0 + 3.0);
+            PeerLink linkToA = operator.transport().link("switch-a");
+            PeerLink linkToB = operator.transport().link("switch-b");
+            assertThat(linkToA.connection()).as("one connection carries both hosts' links")
+                    .isSameAs(linkToB.connection());
+            assertThat(linkToA.identity().name()).isEqualTo("agent");
+            assertThat(a.peer(operator.host().id())).get().extracting(PeerIdentity::name).isEqualTo("operator");
             assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
                     .as("the shared hosts run on the agent's thread, not threads named after them")
                     .noneMatch(name -> name.startsWith("waldo-net-switch-"))
@@ -55,23 +80,55 @@ class NetLoopsTest {
     }
 
     @Test
-    void closingOneSharedHostEndsItsConnectionsAndLeavesTheOthersServing() throws Exception {
+    void aHostTheNodeDoesNotServeOrMayNotSpeakForIsRefusedAndTheConnectionStays() throws Exception {
         try (NetLoops loops = NetLoops.create(1, "agent-io");
-             NetHost b = shared("switch-b", loops);
-             NetHost operator = NetHost.start(config("operator"))) {
-            NetHost a = shared("switch-a", loops);
-            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
-            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+             NetNode node = agent(loops);
+             NetHost a = shared("switch-a", node);
+             NetHost other = shared("other-c", node);
+             NetHost operator = operator()) {
+            InetSocketAddress address = node.listen(LOOPBACK);
+            a.listen(address, PeerEndpoint::create, null);
+            other.listen(address, PeerEndpoint::create, null);
+            PeerEndpoint toA = operator.connect(address, "switch-a", "agent", PeerEndpoint::create);
+            assertThatThrownBy(() -> operator.connect(address, "switch-z", "agent", PeerEndpoint::create))
+                    .isInstanceOf(NetworkException.class).hasMessageContaining("no host switch-z at this address");
+            assertThatThrownBy(() -> operator.connect(address, "switch-a", "someone-else", PeerEndpoint::create))
+                    .isInstanceOf(WrongPeerException.class);
+            // Named without the identity expected there, a host is linked only if the operator's
+            // authority lets the agent speak for it: "other-c" is not a switch.
+            assertThatThrownBy(() -> operator.transport().connect(address, "other-c", null).get(10, SECONDS))
+                    .hasMessageContaining("node agent may not speak for host other-c");
+            assertThat(toA.bump(1)).as("the connection still carries switch-a's link").isEqualTo(2.0);
+        }
+    }
+
+    @Test
+    void closingOneSharedHostEndsItsLinksAndLeavesTheOthersServing() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetNode node = agent(loops);
+             NetHost b = shared("switch-b", node);
+             NetHost operator = operator()) {
+            NetHost a = shared("switch-a", node);
+            InetSocketAddress address = node.listen(LOOPBACK);
+            a.listen(address, PeerEndpoint::create, null);
+            b.listen(address, PeerEndpoint::create, null);
+            PeerEndpoint toA = operator.connect(address, "switch-a", "agent", PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(address, "switch-b", "agent", PeerEndpoint::create);
             PeerLink linkToA = operator.transport().link("switch-a");
             assertThat(toA.bump(1)).isEqualTo(2.0);
 
             a.close();
 
-            // The connection the operator opened to A was accepted on the shared thread, which keeps
-            // running: closing A must close it, or the operator would wait for the heartbeat timeout.
-            assertThat(linkToA.channel().closeFuture().await(2_000)).as("A's accepted connection is closed").isTrue();
+            // A's link must go down at once (its host left the node), not at the heartbeat timeout,
+            // while the connection, which B's link shares, stays up.
+            long deadline = System.nanoTime() + SECONDS.toNanos(2);
+            while (linkToA.isActive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(linkToA.isActive()).as("A's link is closed").isFalse();
+            assertThat(linkToA.connection().isActive()).as("the shared connection stays").isTrue();
             assertThatThrownBy(() -> toA.bump(1)).isInstanceOf(NetworkException.class);
-            assertThat(toB.bump(2)).as("B, on the same thread, still commits").isEqualTo(4.0);
+            assertThat(toB.bump(2)).as("B, on the same node, still commits").isEqualTo(4.0);
         }
     }
 
@@ -111,11 +168,15 @@ class NetLoopsTest {
             }
         };
         try (NetLoops loops = NetLoops.create(1, "agent-io");
-             NetHost a = NetHost.start(config("switch-a"), StructResolver.NONE, blocking, loops);
-             NetHost b = shared("switch-b", loops);
-             NetHost operator = NetHost.start(config("operator"))) {
-            PeerEndpoint toA = operator.connect(a.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
-            PeerEndpoint toB = operator.connect(b.listen(LOOPBACK, PeerEndpoint::create, null), PeerEndpoint::create);
+             NetNode node = agent(loops);
+             NetHost a = NetHost.start(config("switch-a"), StructResolver.NONE, blocking, node);
+             NetHost b = shared("switch-b", node);
+             NetHost operator = operator()) {
+            InetSocketAddress address = node.listen(LOOPBACK);
+            a.listen(address, PeerEndpoint::create, null);
+            b.listen(address, PeerEndpoint::create, null);
+            PeerEndpoint toA = operator.connect(address, "switch-a", "agent", PeerEndpoint::create);
+            PeerEndpoint toB = operator.connect(address, "switch-b", "agent", PeerEndpoint::create);
             CompletableFuture<Double> onA = CompletableFuture.supplyAsync(() -> toA.bump(1));
 
             CompletableFuture<Double> onB = CompletableFuture.supplyAsync(() -> toB.bump(2));
@@ -149,7 +210,7 @@ class NetLoopsTest {
             }
             Set<Object> threads = new HashSet<>();
             for (String id : List.of("switch-a", "switch-b", "switch-c", "switch-d")) {
-                threads.add(operator.transport().link(id).channel().eventLoop());
+                threads.add(operator.transport().link(id).connection().channel().eventLoop());
             }
             assertThat(threads).as("I/O threads carrying the operator's four links").hasSize(2);
         }
@@ -157,9 +218,9 @@ class NetLoopsTest {
 
     @Test
     void everySharedHostIsTickedByTheLoopsBatchUntilItCloses() {
-        try (NetLoops loops = NetLoops.create(1, "agent-io")) {
-            NetHost a = shared("switch-a", loops);
-            NetHost b = shared("switch-b", loops);
+        try (NetLoops loops = NetLoops.create(1, "agent-io"); NetNode node = agent(loops)) {
+            NetHost a = shared("switch-a", node);
+            NetHost b = shared("switch-b", node);
             assertThat(loops.tickers()).as("one tick per host in the shared batch").isEqualTo(2);
             a.close();
             assertThat(loops.tickers()).isEqualTo(1);

@@ -59,6 +59,16 @@ class NetNodeTest {
         }
     }
 
+    /** A node with TLS dialing one without learns at once what is wrong, as the CLI tells the user. */
+    @Test
+    void aTlsNodeDialingAPlainNodeFailsSayingItIsNoTlsRecord() throws Exception {
+        try (NetNode plain = NetNode.start(config("a", Security.INSECURE), new RecordingListener(), 1);
+             NetNode tls = NetNode.start(config("b", Security.SELF_SIGNED), new RecordingListener(), 1)) {
+            assertThatThrownBy(() -> tls.connect(plain.listen(LOOPBACK)).get(10, TimeUnit.SECONDS))
+                    .hasMessageContaining("not an SSL/TLS record");
+        }
+    }
+
     @Test
     void selfSignedCertificateIsCreatedOnFirstStartAndKept() throws Exception {
         RecordingListener aEvents = new RecordingListener();
@@ -235,11 +245,11 @@ class NetNodeTest {
             InetSocketAddress address = a.listen(LOOPBACK);
             PeerLink good = b.connect(address).get(10, TimeUnit.SECONDS);
             aEvents.nextUp();
-            assertThat(sendRawAndAwaitClose(address, Frames.frames(Frames.hello("raw")),
+            assertThat(sendRawAndAwaitClose(address, Frames.frames(Frames.hello("raw"), Frames.open(0, "raw")),
                     new byte[] {5, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff}))
                     .isEqualTo(-1);
             assertThat(aEvents.nextDown()).startsWith("raw: undecodable frame");
-            assertThat(sendRawAndAwaitClose(address, Frames.frames(Frames.hello("raw2")),
+            assertThat(sendRawAndAwaitClose(address, Frames.frames(Frames.hello("raw2"), Frames.open(0, "raw2")),
                     Frames.lengthOnly(NetConfig.DEFAULT_MAX_FRAME_BYTES + 1))).isEqualTo(-1);
             assertThat(aEvents.nextDown()).startsWith("raw2: oversize frame");
             assertThat(sendRawAndAwaitClose(address, "GET / HTTP/1.1\r\n\r\n".getBytes())).isEqualTo(-1);
@@ -256,22 +266,41 @@ class NetNodeTest {
         try (NetNode a = NetNode.start(quick, aEvents, 1)) {
             InetSocketAddress address = a.listen(LOOPBACK);
             try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
-                socket.getOutputStream().write(Frames.frames(Frames.hello("mute")));
+                socket.getOutputStream().write(Frames.frames(Frames.hello("mute"), Frames.open(0, "mute")));
                 assertThat(aEvents.nextDown()).isEqualTo("mute: no frame from peer for 1000 ms (heartbeat timeout)");
             }
         }
     }
 
     @Test
-    void closingAnIdleConnectionReportsLinkDownOnBothSides() throws Exception {
+    void closingALinkReportsItDownOnBothSidesAndTheConnectionCarriesTheNextOne() throws Exception {
+        RecordingListener aEvents = new RecordingListener();
+        RecordingListener bEvents = new RecordingListener();
+        try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1);
+             NetNode b = NetNode.start(config("b", Security.SELF_SIGNED), bEvents, 1)) {
+            InetSocketAddress address = a.listen(LOOPBACK);
+            PeerLink link = b.connect(address).get(10, TimeUnit.SECONDS);
+            aEvents.nextUp();
+            link.close("test closes the idle link");
+            assertThat(bEvents.nextDown()).isEqualTo("a: test closes the idle link");
+            assertThat(aEvents.nextDown()).isEqualTo("b: closed by peer: test closes the idle link");
+            PeerLink again = b.connect(address).get(10, TimeUnit.SECONDS);
+            assertThat(again.connection()).as("the same connection, no second handshake").isSameAs(link.connection());
+            again.send(named("over the new link"));
+            assertThat(aEvents.nextMessage()).isEqualTo(named("over the new link"));
+        }
+    }
+
+    @Test
+    void closingAConnectionReportsEveryLinkOnItDownOnBothSides() throws Exception {
         RecordingListener aEvents = new RecordingListener();
         RecordingListener bEvents = new RecordingListener();
         try (NetNode a = NetNode.start(config("a", Security.SELF_SIGNED), aEvents, 1);
              NetNode b = NetNode.start(config("b", Security.SELF_SIGNED), bEvents, 1)) {
             PeerLink link = b.connect(a.listen(LOOPBACK)).get(10, TimeUnit.SECONDS);
             aEvents.nextUp();
-            link.close("test closes the idle link");
-            assertThat(bEvents.nextDown()).isEqualTo("a: test closes the idle link");
+            Links.close(link.connection().channel(), "test closes the idle connection");
+            assertThat(bEvents.nextDown()).isEqualTo("a: test closes the idle connection");
             assertThat(aEvents.nextDown()).isEqualTo("b: connection closed by peer");
         }
     }
@@ -304,7 +333,7 @@ class NetNodeTest {
             CountDownLatch firstSent = new CountDownLatch(1);
             // The I/O thread sends its message only after this thread sent the first:
             // the order the host's lock gives sends, which the wire must keep.
-            fromB.channel().eventLoop().execute(() -> {
+            fromB.connection().channel().eventLoop().execute(() -> {
                 awaitQuietly(firstSent);
                 fromB.send(named("second, from the I/O thread"));
             });
@@ -323,7 +352,7 @@ class NetNodeTest {
             PeerLink fromB = b.connect(a.listen(LOOPBACK)).get(10, TimeUnit.SECONDS);
             aEvents.nextUp();
             CountDownLatch burstQueued = new CountDownLatch(1);
-            fromB.channel().eventLoop().execute(() -> awaitQuietly(burstQueued));
+            fromB.connection().channel().eventLoop().execute(() -> awaitQuietly(burstQueued));
             long before = b.traffic().bytesWritten();
             int plaintextBytes = 0;
             for (int i = 0; i < BURST; i++) {

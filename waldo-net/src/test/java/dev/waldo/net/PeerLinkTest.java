@@ -2,65 +2,88 @@ package dev.waldo.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waldo.net.wire.Attach;
+import dev.waldo.net.wire.Frame;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A link's write path: an unhurried message waits for the next message to the same peer and
- * leaves in its flush, in order, or leaves on its own once the piggyback delay passed.
+ * A link's write path on its connection: an unhurried message waits for the next message on the
+ * connection and leaves in its flush, before it, or leaves on its own once the piggyback delay
+ * passed. Real pipelines over embedded channels ({@link EmbeddedPair}); the messages are host
+ * wiring frames, which the receiving node hands on as they are, so their order can be read there.
  */
 class PeerLinkTest {
-    /** Records each write and each flush, as the wire would see them. */
+    /** Counts what leaves a's pipeline: each write (of bytes) and each flush. */
     private static final class Wire extends ChannelOutboundHandlerAdapter {
         final List<String> events = new ArrayList<>();
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            events.add((String) msg);
-            promise.setSuccess();
+            events.add("write");
+            ctx.write(msg, promise);
         }
 
         @Override
         public void flush(ChannelHandlerContext ctx) {
             events.add("flush");
+            ctx.flush();
         }
     }
 
+    private final EmbeddedPair pair = new EmbeddedPair(config -> config);
     private final Wire wire = new Wire();
-    private final EmbeddedChannel channel = new EmbeddedChannel(wire);
-    private final PeerLink link = new PeerLink(channel, new PeerIdentity("peer", "peer", Set.of(), false), 1);
 
     PeerLinkTest() {
-        channel.freezeTime(); // the delay passes only when a test says so
+        pair.aChannel.pipeline().addFirst(wire);
+        pair.aChannel.freezeTime(); // the delay passes only when a test says so
+    }
+
+    @AfterEach
+    void close() {
+        pair.close();
     }
 
     @Test
-    void anUnhurriedMessageLeavesInTheFlushOfTheNextMessageBeforeIt() {
-        link.sendUnhurried("commit");
-        channel.runPendingTasks();
-        assertThat(wire.events).isEmpty();
+    void anUnhurriedMessageLeavesInTheFlushOfTheNextMessageBeforeIt() throws Exception {
+        pair.aToB.sendUnhurried(attach(1));
+        pair.aChannel.runPendingTasks();
+        assertThat(wire.events).as("nothing written while the message waits").isEmpty();
 
-        link.send("call");
-        channel.runPendingTasks();
-        assertThat(wire.events).containsExactly("commit", "call", "flush");
+        pair.aToB.send(attach(2));
+        pair.aChannel.runPendingTasks();
+        assertThat(wire.events).as("both written, one flush").endsWith("flush").containsOnlyOnce("flush");
+
+        EmbeddedPair.pump(pair.aChannel, pair.bChannel);
+        assertThat(requestOf(pair.bEvents.nextMessage())).isEqualTo(1);
+        assertThat(requestOf(pair.bEvents.nextMessage())).isEqualTo(2);
     }
 
     @Test
-    void anUnhurriedMessageLeavesOnItsOwnOnceThePiggybackDelayPassed() {
-        link.sendUnhurried("ack");
-        channel.advanceTimeBy(PeerLink.PIGGYBACK_MICROS - 1, TimeUnit.MICROSECONDS);
-        channel.runScheduledPendingTasks();
+    void anUnhurriedMessageLeavesOnItsOwnOnceThePiggybackDelayPassed() throws Exception {
+        pair.aToB.sendUnhurried(attach(3));
+        pair.aChannel.advanceTimeBy(Connection.PIGGYBACK_MICROS - 1, TimeUnit.MICROSECONDS);
+        pair.aChannel.runScheduledPendingTasks();
         assertThat(wire.events).isEmpty();
 
-        channel.advanceTimeBy(1, TimeUnit.MICROSECONDS);
-        channel.runScheduledPendingTasks();
-        assertThat(wire.events).containsExactly("ack", "flush");
+        pair.aChannel.advanceTimeBy(1, TimeUnit.MICROSECONDS);
+        pair.aChannel.runScheduledPendingTasks();
+        assertThat(wire.events).endsWith("flush").containsOnlyOnce("flush");
+        EmbeddedPair.pump(pair.aChannel, pair.bChannel);
+        assertThat(requestOf(pair.bEvents.nextMessage())).isEqualTo(3);
+    }
+
+    private static Frame attach(long request) {
+        return Frame.newBuilder().setAttach(Attach.newBuilder().setRequest(request).setPort(1)).build();
+    }
+
+    private static long requestOf(Object message) {
+        return ((Frame) message).getAttach().getRequest();
     }
 }

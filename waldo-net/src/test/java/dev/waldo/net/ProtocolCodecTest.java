@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,42 +23,32 @@ import org.junit.jupiter.api.Test;
  * hosts and names resolved through the connection's aliases.
  */
 class ProtocolCodecTest {
-    private final RecordingListener aEvents = new RecordingListener();
-    private final RecordingListener bEvents = new RecordingListener();
-    private final HostNumbers aHosts = new HostNumbers();
-    private final int a = aHosts.register("a");
-    private final int b = HostNumbers.of("b");
+    private final EmbeddedPair pair = new EmbeddedPair(config -> config);
+    private final RecordingListener aEvents = pair.aEvents;
+    private final RecordingListener bEvents = pair.bEvents;
+    private final int a = pair.a;
+    private final int b = pair.b;
     private final int c = HostNumbers.of("c");
-    private final EmbeddedChannel aChannel = channel("a", aHosts, aEvents);
-    private final HostNumbers bHosts = new HostNumbers();
-    private final EmbeddedChannel bChannel = channel("b", bHosts, bEvents);
+    private final EmbeddedChannel aChannel = pair.aChannel;
+    private final EmbeddedChannel bChannel = pair.bChannel;
 
     ProtocolCodecTest() {
         // Both learned c's id when they linked to c; each names it to the other once.
-        aHosts.register("c");
-        bHosts.register("c");
-        pump(aChannel, bChannel);
-        pump(bChannel, aChannel);
+        pair.aHosts.register("c");
+        pair.bHosts.register("c");
     }
 
-    private static EmbeddedChannel channel(String host, HostNumbers hosts, RecordingListener listener) {
-        NetConfig config = NetConfig.defaults(host, Path.of("unused")).insecure();
-        int local = hosts.register(host);
-        ProtocolGuard guard = new ProtocolGuard(local, 0);
-        return new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
-                () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
+    @AfterEach
+    void close() {
+        pair.close();
     }
 
-    /** Moves every byte {@code from} wrote into {@code to}. */
     private static void pump(EmbeddedChannel from, EmbeddedChannel to) {
-        from.runPendingTasks();
-        for (ByteBuf bytes = from.readOutbound(); bytes != null; bytes = from.readOutbound()) {
-            to.writeInbound(bytes);
-        }
+        EmbeddedPair.pump(from, to);
     }
 
     private Message aToB(Message message, long clock) {
-        aChannel.writeAndFlush(new Envelope(a, b, clock, message));
+        pair.aToB.send(new Envelope(a, b, clock, message));
         pump(aChannel, bChannel);
         Envelope received = (Envelope) bEvents.messages.poll();
         assertThat(received).isNotNull();
@@ -67,7 +58,7 @@ class ProtocolCodecTest {
     }
 
     private Message bToA(Message message, long clock) {
-        bChannel.writeAndFlush(new Envelope(b, a, clock, message));
+        pair.bToA.send(new Envelope(b, a, clock, message));
         pump(bChannel, aChannel);
         Envelope received = (Envelope) aEvents.messages.poll();
         assertThat(received).as("a received; a's channel %s", aChannel.isActive() ? "open"

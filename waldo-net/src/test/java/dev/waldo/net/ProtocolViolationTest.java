@@ -22,6 +22,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,14 +38,26 @@ class ProtocolViolationTest {
     @TempDir
     Path state;
 
-    private EmbeddedChannel channel() {
-        NetConfig config = NetConfig.defaults("local", Path.of("unused")).insecure();
+    private final NetNode node = NetNode.own(NetConfig.defaults("local", Path.of("unused")).insecure());
+
+    ProtocolViolationTest() {
         HostNumbers hosts = new HostNumbers();
         int local = hosts.register("local");
         ProtocolGuard guard = new ProtocolGuard(local, 0);
-        EmbeddedChannel channel = new EmbeddedChannel(new WaldoChannelInitializer(config, null, null, listener,
-                () -> new ProtocolCodec(local, hosts, guard, new ValueCodec(StructResolver.NONE))));
-        channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(Frames.hello("peer"))));
+        ValueCodec values = new ValueCodec(StructResolver.NONE);
+        node.join("local", 1, listener, peer -> new ProtocolCodec(local, hosts.register(peer), hosts, guard, values));
+    }
+
+    @AfterEach
+    void closeNode() {
+        node.close();
+    }
+
+    /** A connection the peer opened, with stream 0 open from host "peer" to this node's host. */
+    private EmbeddedChannel channel() {
+        EmbeddedChannel channel = new EmbeddedChannel(new WaldoChannelInitializer(node, null, null,
+                new TrafficCounter(), true));
+        channel.writeInbound(Unpooled.wrappedBuffer(Frames.frames(Frames.hello("peer"), Frames.open(0, "peer"))));
         return channel;
     }
 
@@ -166,11 +179,11 @@ class ProtocolViolationTest {
         }
     }
 
-    /** Says Hello as {@code host}, sends {@code frame}, and reads until the server closes. */
+    /** Says Hello as {@code host}, opens a stream to the server, sends {@code frame}, and reads until the server closes. */
     private static int rawExchange(InetSocketAddress address, String host, Frame frame) throws Exception {
         try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
             socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(Frames.frames(Frames.hello(host), frame));
+            socket.getOutputStream().write(Frames.frames(Frames.hello(host), Frames.open(0, host), frame));
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[256];
             int read;

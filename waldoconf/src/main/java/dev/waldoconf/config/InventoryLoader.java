@@ -48,12 +48,29 @@ public final class InventoryLoader {
 
         Inventory read() throws ConfigException {
             Map<String, Credentials> credentials = credentials();
-            List<SwitchEntry> switches = switches(credentials);
+            Map<String, String> seen = new HashMap<>();
+            Map<String, HostPort> sites = sites(seen);
+            List<SwitchEntry> switches = switches(credentials, sites, seen);
             Map<String, List<String>> groups = groups(switches);
             if (!problems.isEmpty()) {
                 throw new ConfigException(problems);
             }
-            return new Inventory(file, switches, groups, credentials);
+            return new Inventory(file, switches, groups, credentials, sites);
+        }
+
+        /** Each site's agent address; no two sites, and no site and switch, share an address. */
+        private Map<String, HostPort> sites(Map<String, String> seen) {
+            Map<String, HostPort> result = new LinkedHashMap<>();
+            JsonNode node = document.root().path("sites");
+            node.fieldNames().forEachRemaining(name -> {
+                String path = FieldPaths.field("sites", name);
+                HostPort service = address(node.get(name), path, "service");
+                if (service != null) {
+                    unique(seen, "service", service.toString(), path + ".service");
+                    result.put(name, service);
+                }
+            });
+            return result;
         }
 
         private Map<String, Credentials> credentials() {
@@ -102,18 +119,20 @@ public final class InventoryLoader {
                     : base.resolve(path).normalize()).toString());
         }
 
-        private List<SwitchEntry> switches(Map<String, Credentials> credentials) {
+        private List<SwitchEntry> switches(Map<String, Credentials> credentials, Map<String, HostPort> sites,
+                Map<String, String> seen) {
             List<SwitchEntry> result = new ArrayList<>();
-            Map<String, String> seen = new HashMap<>();
             JsonNode list = document.root().path("switches");
             for (int i = 0; i < list.size(); i++) {
                 String path = FieldPaths.index("switches", i);
-                SwitchEntry entry = entry(list.get(i), path);
+                SwitchEntry entry = entry(list.get(i), path, sites);
                 if (entry == null) {
                     continue;
                 }
                 unique(seen, "name", entry.name(), path + ".name");
-                unique(seen, "service", entry.service().toString(), path + ".service");
+                if (entry.site().isEmpty()) {
+                    unique(seen, "service", entry.service().toString(), path + ".service");
+                }
                 unique(seen, "snmp", entry.snmp().toString(), path + ".snmp");
                 checkCredentials(entry, credentials, path);
                 entryPaths.putIfAbsent(entry.name(), path);
@@ -122,17 +141,46 @@ public final class InventoryLoader {
             return result;
         }
 
-        private SwitchEntry entry(JsonNode node, String path) {
+        private SwitchEntry entry(JsonNode node, String path, Map<String, HostPort> sites) {
             OptionalInt ports = node.has("ports") ? OptionalInt.of(node.get("ports").asInt()) : OptionalInt.empty();
-            HostPort service = address(node, path, "service");
+            Optional<String> site = node.has("site") ? Optional.of(node.get("site").asText()) : Optional.empty();
+            HostPort service = site.isPresent() ? siteService(node, path, site.get(), sites)
+                    : ownService(node, path);
             HostPort snmp = address(node, path, "snmp");
             if (service == null || snmp == null) {
                 return null;
             }
-            Optional<String> site = node.has("site") ? Optional.of(node.get("site").asText()) : Optional.empty();
             return new SwitchEntry(node.get("name").asText(), service, snmp,
                     SnmpVersion.fromLabel(node.get("version").asText()), node.get("credentials").asText(), ports,
                     site);
+        }
+
+        /** A switch without a site has a service of its own ({@code serve --switch NAME}). */
+        private HostPort ownService(JsonNode node, String path) {
+            if (!node.has("service")) {
+                problems.add(document.problem(path, "switch " + node.path("name").asText() + " needs either 'service:'"
+                        + " (the host:port of its own 'waldoconf serve --switch') or 'site:' (a site under 'sites:',"
+                        + " whose agent serves it)"));
+                return null;
+            }
+            return address(node, path, "service");
+        }
+
+        /** A switch of a site is reached at its site agent's address, and has none of its own. */
+        private HostPort siteService(JsonNode node, String path, String site, Map<String, HostPort> sites) {
+            if (node.has("service")) {
+                problems.add(document.problem(FieldPaths.field(path, "service"), "switch "
+                        + node.path("name").asText() + " belongs to site '" + site + "', whose agent serves it at the"
+                        + " site's address; remove its own 'service:', or its 'site:' to serve it alone"));
+                return null;
+            }
+            HostPort service = sites.get(site);
+            if (service == null && !document.root().path("sites").has(site)) {
+                problems.add(document.problem(FieldPaths.field(path, "site"), "no site named '" + site + "' under"
+                        + " 'sites:', where a site needs the address of its agent"
+                        + Suggestions.closest(site, sites.keySet())));
+            }
+            return service;
         }
 
         private HostPort address(JsonNode node, String path, String field) {
@@ -150,7 +198,9 @@ public final class InventoryLoader {
             if (earlier != null) {
                 problems.add(document.problem(path, kind + " '" + value + "' is already used at "
                         + document.locate(earlier).line() + ":" + document.locate(earlier).column() + " (" + earlier
-                        + "); every switch needs its own"));
+                        + "); " + (kind.equals("service") ? "every site, and every switch served alone, needs an"
+                        + " address of its own (switches that share an agent belong to one site under 'sites:')"
+                        : "every switch needs its own")));
             }
         }
 
@@ -174,7 +224,9 @@ public final class InventoryLoader {
         private Map<String, List<String>> groups(List<SwitchEntry> switches) {
             Map<String, List<String>> result = new LinkedHashMap<>();
             JsonNode node = document.root().path("groups");
-            List<String> names = switches.stream().map(SwitchEntry::name).toList();
+            // Every switch the file names, also one whose entry has problems of its own (reported there).
+            List<String> names = new ArrayList<>();
+            document.root().path("switches").forEach(entry -> names.add(entry.path("name").asText()));
             node.fieldNames().forEachRemaining(group -> {
                 String path = FieldPaths.field("groups", group);
                 if (group.equals(Inventory.ALL)) {

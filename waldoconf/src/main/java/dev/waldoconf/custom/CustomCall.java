@@ -70,19 +70,18 @@ public final class CustomCall implements AutoCloseable {
     public static OperatorSession.ServiceKind service(CustomProgram program) {
         program.load();
         return new OperatorSession.ServiceKind(program.structs(), program.factory(CustomProgram.OPERATOR),
-                name -> "waldoconf serve --service " + program.argument() + " --switch " + name);
+                served -> "waldoconf serve --service " + program.argument() + " " + served);
     }
 
     /**
-     * Connects to the services at {@code addresses} (switch name to service address, in the order the
-     * coordinator gets them) through an {@link OperatorSession} with {@code config}, and resolves the
+     * Connects to the services {@code services} (by switch name, in the order the coordinator gets them) through an {@link OperatorSession} with {@code config}, and resolves the
      * served Service of each.
      *
      * @throws NetworkException naming every service that cannot be reached
      */
-    public static CustomCall connect(CustomProgram program, Map<String, InetSocketAddress> addresses,
+    public static CustomCall connect(CustomProgram program, Map<String, OperatorSession.Service> services,
             NetConfig config) {
-        return attach(program, addresses, OperatorSession.open(config, service(program), addresses,
+        return attach(program, services, OperatorSession.open(config, service(program), services,
                 ProgressListener.NONE).requireAll());
     }
 
@@ -95,14 +94,14 @@ public final class CustomCall implements AutoCloseable {
      * @throws EngineException when the operator has no identity or no coordinator slot is free
      * @throws NetworkException naming every service that cannot be reached
      */
-    public static CustomCall connect(CustomProgram program, Map<String, InetSocketAddress> addresses,
+    public static CustomCall connect(CustomProgram program, Map<String, OperatorSession.Service> services,
             OperatorSession.Operator operator) throws EngineException {
-        return attach(program, addresses, OperatorSession.open(operator, service(program), addresses,
+        return attach(program, services, OperatorSession.open(operator, service(program), services,
                 ProgressListener.NONE).requireAll());
     }
 
     /** Resolves the served Service of each service {@code session} reached; closes it on failure. */
-    private static CustomCall attach(CustomProgram program, Map<String, InetSocketAddress> addresses,
+    private static CustomCall attach(CustomProgram program, Map<String, OperatorSession.Service> switches,
             OperatorSession session) {
         try {
             WList<EndpointRef> desks = new WList<>();
@@ -112,7 +111,7 @@ public final class CustomCall implements AutoCloseable {
             WList<EndpointRef> services = (WList<EndpointRef>) program.call(directory, "services", desks);
             @SuppressWarnings("unchecked")
             WList<EndpointRef> trials = (WList<EndpointRef>) program.call(directory, "trials", desks);
-            return new CustomCall(program, session, List.copyOf(addresses.keySet()), services, List.copyOf(trials));
+            return new CustomCall(program, session, List.copyOf(switches.keySet()), services, List.copyOf(trials));
         } catch (RuntimeException e) {
             session.close();
             throw e;

@@ -2,6 +2,7 @@ package dev.waldoconf.custom;
 
 import dev.waldo.compiler.check.KindInfo;
 import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetNode;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.Host;
 import dev.waldo.runtime.TransactionAbortedException;
@@ -51,13 +52,14 @@ public final class CustomService {
      * {@code file}, the way {@code waldoconf serve} does.
      *
      * @param net how the host talks to operators; its state dir holds the TLS key and pinned peers
+     * @param node the site agent's node the host lives on, or null for a node of its own
      * @param environment where {@code {env: NAME}} secrets come from
      * @throws EngineException UNAVAILABLE when the file cannot be read or breaks the rules (the message
      *     has every problem as file:line:col) or the journal is damaged (the message names it),
      *     UNREACHABLE when the agent cannot be used or an interrupted change cannot be undone on it,
      *     REFUSED when the service's onCreate set a value the agent refused
      */
-    public static SwitchServer serve(Path file, Inventory inventory, SwitchEntry entry, NetConfig net,
+    public static SwitchServer serve(Path file, Inventory inventory, SwitchEntry entry, NetConfig net, NetNode node,
             Map<String, String> environment) throws EngineException {
         CustomProgram program;
         try {
@@ -76,8 +78,7 @@ public final class CustomService {
         }
         try {
             return serve(entry.name(), program, agent, entry.service().resolve(), net,
-                    inventory.switches().stream().filter(other -> !other.name().equals(entry.name()))
-                            .map(other -> other.service().resolve()).toList());
+                    InDoubtRecovery.othersIn(inventory, entry.name()), node);
         } catch (CustomProgramException e) {
             agent.close();
             throw new EngineException(EngineException.Kind.UNAVAILABLE, e.getMessage(), e);
@@ -97,13 +98,13 @@ public final class CustomService {
 
     /**
      * Starts serving switch {@code name} as {@link #serve(String, CustomProgram, SnmpScalars,
-     * InetSocketAddress, NetConfig, Collection)} does, linking to no other service at start: an
+     * InetSocketAddress, NetConfig, Collection, NetNode)} does, linking to no other service at start: an
      * in-doubt transaction is asked only of the hosts this one already knows, so it usually stays
      * in doubt.
      */
     public static SwitchServer serve(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
             NetConfig net) throws CustomProgramException, DeviceException, IOException {
-        return serve(name, program, agent, listen, net, List.of());
+        return serve(name, program, agent, listen, net, List.of(), null);
     }
 
     /**
@@ -113,8 +114,8 @@ public final class CustomService {
      * outcome asked in the background of the peers the runtime logged with it, linking to {@code otherServices}; see
      * {@link InDoubtRecovery}), creates
      * the served Service (its onCreate gets {@code name} if it takes a Text), and listens at
-     * {@code listen} (port 0 picks a free one). The server owns {@code agent} from here on and
-     * closes it.
+     * {@code listen} (port 0 picks a free one) on {@code node} (a site agent's; null: a node of its
+     * own). The server owns {@code agent} from here on and closes it.
      *
      * @throws CustomProgramException if the program has no single served Service, or a variable's type
      *     differs from its object's (reported at the variable)
@@ -124,11 +125,11 @@ public final class CustomService {
      * @throws TransactionAbortedException if onCreate set a value the agent refused
      */
     public static SwitchServer serve(String name, CustomProgram program, SnmpScalars agent, InetSocketAddress listen,
-            NetConfig net, Collection<InetSocketAddress> otherServices)
+            NetConfig net, Collection<InDoubtRecovery.Peer> otherServices, NetNode node)
             throws CustomProgramException, DeviceException, IOException {
         KindInfo served = program.servedService();
         checkObjects(program, served, agent);
-        return SwitchServer.start(name, net, program.load().structs(), listen, Clock.systemUTC(), otherServices,
+        return SwitchServer.start(name, net, program.load().structs(), listen, Clock.systemUTC(), otherServices, node,
                 host -> DeviceService.<List<PreImage>, Served>mount(name, host, new ScalarOidAdapter(name, agent),
                         journalFile(net).getParent(), Clock.systemUTC(),
                         (h, binding) -> Served.create(name, program, served, h), agent));

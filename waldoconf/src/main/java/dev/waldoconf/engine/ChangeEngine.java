@@ -1,8 +1,9 @@
 package dev.waldoconf.engine;
 
+import dev.waldo.net.NetConfig;
 import dev.waldoconf.config.ConfigException;
 import dev.waldoconf.config.Inventory;
-import dev.waldoconf.config.ResolvedPlan;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -19,23 +20,23 @@ import java.util.Optional;
  */
 public interface ChangeEngine extends AutoCloseable {
     /**
-     * Applies the plan of {@code preview} in one transaction: every switch is read inside it, the
-     * plan is resolved against those reads (so VLANs the plan does not manage keep whatever they
-     * hold at commit), and every switch that changes moves to its new state, or none does.
+     * Applies {@code change} in one transaction: every switch is read inside it, the plan is
+     * resolved against those reads (so VLANs the plan does not manage keep whatever they hold at
+     * commit), and every switch that changes moves to its new state, or none does.
      *
-     * @param preview the plan as the operator saw it, with the fingerprint of each switch's part
+     * @param change the plan, and the fingerprints of the preview a person reviewed, if any: then a
+     *     switch whose fingerprint differs at commit makes nothing change, and the outcome is
+     *     {@link ApplyResult.Outcome#STALE} with the plan as it resolves now; without them the plan is
+     *     applied as it resolves at commit (the result carries it)
      * @param trial when present, the change reverts on every switch after this long unless confirmed
-     * @param refuseIfChanged true: if a switch's fingerprint differs at commit from the preview's,
-     *     nothing changes and the outcome is {@link ApplyResult.Outcome#STALE} with the plan as it
-     *     resolves now; false: apply the plan as it resolves at commit (the result carries it)
      * @param progress told about each switch as the change proceeds
      * @return the outcome; {@link ApplyResult.Outcome#REFUSED} when a switch voted no and every switch was undone
      * @throws ConfigException when the plan cannot be applied to what the switches hold at commit (nothing changed)
      * @throws EngineException when the change could not be made (a service unreachable, a pending trial on a
      *     switch that would change); its message says which switches may hold what
      */
-    ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
-            ProgressListener progress) throws EngineException, ConfigException;
+    ApplyResult apply(PlannedChange change, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException, ConfigException;
 
     /**
      * Keeps a pending trial on every switch of it, reporting to {@code progress} as the
@@ -67,6 +68,15 @@ public interface ChangeEngine extends AutoCloseable {
      * under {@code waldoconf lab up}). It runs until the returned handle is closed.
      */
     RunningService startService(ServiceSpec spec) throws EngineException;
+
+    /**
+     * How the node of site {@code site}'s agent ({@code waldoconf serve --site}) talks to operators
+     * and other services, with its own state (TLS key and certificate) in {@code stateDir}: under
+     * mutual TLS its certificate is issued from the project CA on its first start.
+     *
+     * @throws EngineException if its certificate cannot be issued
+     */
+    NetConfig agentNet(Inventory inventory, String site, Path stateDir) throws EngineException;
 
     /** Releases connections; the default has nothing to release. */
     @Override

@@ -1,6 +1,6 @@
 package dev.waldoconf.engine;
 
-import dev.waldo.net.NetLoops;
+import dev.waldo.net.NetNode;
 import dev.waldoconf.config.Inventory;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -13,12 +13,12 @@ import java.util.Optional;
  * @param stateDir where the service keeps its durable journal (pre-images, trial deadlines)
  * @param customService an operator's own Waldo device service ({@code --service my.wld}) instead of the
  *     shipped Q-BRIDGE one
- * @param sharedLoops the I/O threads of the site agent that runs this service with others; empty for a
- *     service with a thread of its own
+ * @param agentNode the node of the site agent that runs this service with the other switches of its
+ *     site, listening at the site's address; empty for a switch served alone, on a node of its own
  */
 public record ServiceSpec(Inventory inventory, String switchName, Path stateDir, Optional<Path> customService,
-                          Optional<NetLoops> sharedLoops) {
-    /** A service with an I/O thread of its own. */
+                          Optional<NetNode> agentNode) {
+    /** A switch served alone, on a node of its own. */
     public ServiceSpec(Inventory inventory, String switchName, Path stateDir, Optional<Path> customService) {
         this(inventory, switchName, stateDir, customService, Optional.empty());
     }

@@ -1,10 +1,15 @@
 package dev.waldoconf.service;
 
 import dev.waldo.net.CertificateAuthority;
+import dev.waldo.net.HostAuthority;
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.PeerIdentity;
 import dev.waldo.net.Security;
+import dev.waldoconf.config.Inventory;
+import dev.waldoconf.config.SwitchEntry;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import java.util.Set;
@@ -12,13 +17,19 @@ import java.util.Set;
 /**
  * Who is who between WaldoConf operators and services, and the certificates that prove it.
  *
- * <p>By default ({@link Security#MUTUAL}) a small project CA signs every certificate. A service's
- * certificate names its switch ({@code switch-NAME}) and carries the role {@value #SERVICE_ROLE}; an
- * operator's names the operator ({@code operator-NAME}) and carries {@value #CHANGE_ROLE} (plan,
- * status, apply, confirm, rollback) or {@value #READ_ROLE} (plan and status only). A service
- * accepts only peers whose certificate the CA signed and that carry one of these roles; it refuses
- * a change started by an operator without {@value #CHANGE_ROLE} ({@link ChangeGuard}). An operator
- * accepts only services, and checks that the service it reached is the switch the inventory names.
+ * <p>By default ({@link Security#MUTUAL}) a small project CA signs every certificate. Every switch's
+ * service is a Waldo host named {@code switch-NAME}. A switch served alone ({@code serve --switch})
+ * is its own node, whose certificate names it ({@code switch-NAME}); the switches of a site share
+ * their site agent's node ({@code serve --site}), whose certificate names the site ({@code
+ * site-NAME}). Both carry the role {@value #SERVICE_ROLE}. An operator's certificate names the
+ * operator ({@code operator-NAME}) and carries {@value #CHANGE_ROLE} (plan, status, apply, confirm,
+ * rollback) or {@value #READ_ROLE} (plan and status only). A service accepts only peers whose
+ * certificate the CA signed and that carry one of these roles; it refuses a change started by an
+ * operator without {@value #CHANGE_ROLE} ({@link ChangeGuard}). An operator accepts only services,
+ * and checks that the node it reached at each address is the one the inventory names there (the
+ * switch's own, or its site's agent), so a swapped address fails before anything is sent; a site
+ * agent is trusted for the switches the inventory puts in its site ({@link #hostAuthority}), and for
+ * no other.
  *
  * <p>Under trust on first use ({@link Security#SELF_SIGNED}, {@code --tofu}) there is no CA and no
  * role: names are what hosts announce, pinned on first contact. Without TLS ({@code --insecure})
@@ -45,6 +56,43 @@ public final class Identities {
         return "switch-" + switchName;
     }
 
+    /** The identity of site {@code site}'s agent: {@code site-NAME}. */
+    public static String siteIdentity(String site) {
+        return "site-" + site;
+    }
+
+    /**
+     * The identity of the node that serves switch {@code entry}: its site's agent ({@code
+     * site-NAME}), or for a switch without a site its own service ({@code switch-NAME}).
+     */
+    public static String nodeIdentity(SwitchEntry entry) {
+        return entry.site().map(Identities::siteIdentity).orElseGet(() -> serviceIdentity(entry.name()));
+    }
+
+    /**
+     * The hosts a site agent speaks for, as {@code inventory} says: the switches of its site. A
+     * service whose node has this authority accepts links from the hosts of another site's switches
+     * through their agent (a switch in doubt asking the others), and from no one else's.
+     */
+    public static HostAuthority hostAuthority(Inventory inventory) {
+        Map<String, String> agentOf = new HashMap<>();
+        for (SwitchEntry entry : inventory.switches()) {
+            entry.site().ifPresent(site -> agentOf.put(serviceIdentity(entry.name()), siteIdentity(site)));
+        }
+        return (node, host) -> node.name().equals(agentOf.get(host));
+    }
+
+    /**
+     * How site {@code site}'s agent talks to operators and other services: its identity ({@code
+     * site-NAME}), its TLS state in {@code netDir}, under mutual TLS only operators (either role) and
+     * other services, and trust in the other sites' agents for their switches.
+     */
+    public static NetConfig agentNet(String site, Path netDir, Security security, Inventory inventory) {
+        return NetConfig.defaults(siteIdentity(site), netDir).withSecurity(security)
+                .withAcceptedRoles(Set.of(CHANGE_ROLE, READ_ROLE, SERVICE_ROLE))
+                .withHostAuthority(hostAuthority(inventory));
+    }
+
     /** The identity of operator {@code operator}: {@code operator-NAME}. */
     public static String operatorIdentity(String operator) {
         return "operator-" + operator;
@@ -60,7 +108,8 @@ public final class Identities {
     }
 
     /**
-     * Makes sure a service running as {@code net} has its certificate: under mutual TLS, when
+     * Makes sure a service's node running as {@code net} (a switch's own, or a site agent's) has its
+     * certificate: under mutual TLS, when
      * {@code net}'s state directory holds none, issues one from the project CA in {@code caDir},
      * creating that CA first if there is none (the first {@code serve} on a machine).
      *

@@ -2,6 +2,7 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetHost;
 import dev.waldo.runtime.Host;
+import dev.waldoconf.config.Inventory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Collection;
@@ -63,23 +64,44 @@ public final class InDoubtRecovery {
         void resolve(InDoubt transaction, boolean committed) throws Exception;
     }
 
+    /**
+     * Another service: its host and where it is reached (its own node's address, or its site
+     * agent's, which several switches' hosts share).
+     */
+    public record Peer(String host, InetSocketAddress address) {
+        @Override
+        public String toString() {
+            return host + " at " + address;
+        }
+    }
+
+    /** The services of {@code inventory}'s switches other than {@code switchName}'s. */
+    public static List<Peer> othersIn(Inventory inventory, String switchName) {
+        return inventory.switches().stream().filter(other -> !other.name().equals(switchName))
+                .map(other -> new Peer(Identities.serviceIdentity(other.name()), other.service().resolve())).toList();
+    }
+
     /** Links this service's host to another service's, so that the runtime can ask it. */
     @FunctionalInterface
     public interface Dialer {
         /**
-         * Links to the service at {@code service}.
+         * Links to the service {@code service}.
          *
          * @throws Exception if it cannot be reached now
          */
-        void link(InetSocketAddress service) throws Exception;
+        void link(Peer service) throws Exception;
     }
 
     /** A host that reaches every other host without dialing (in-memory networks). */
     public static final Dialer NO_DIALING = service -> { };
 
-    /** Dials other services through {@code net}'s transport. */
+    /**
+     * Dials other services through {@code net}'s transport; the node at each address must be one its
+     * node's {@link dev.waldo.net.HostAuthority} lets speak for that service's host.
+     */
     public static Dialer dialing(NetHost net) {
-        return service -> net.transport().connect(service).get(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        return service -> net.transport().connect(service.address(), service.host(), null)
+                .get(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
     private final String name;
@@ -98,17 +120,17 @@ public final class InDoubtRecovery {
      * Starts recovering {@code participant}'s in-doubt transactions on a thread of its own and
      * returns at once: the answer may take long, and the service serves meanwhile.
      *
-     * @param otherServices where the inventory's other services listen (this service excluded)
+     * @param otherServices the inventory's other services (this service excluded)
      */
     public static void start(String name, Host host, Participant participant, Dialer dialer,
-            Collection<InetSocketAddress> otherServices) {
+            Collection<Peer> otherServices) {
         List<InDoubt> transactions = participant.inDoubt();
         if (transactions.isEmpty()) {
             return;
         }
         InDoubtRecovery recovery = new InDoubtRecovery(name, host, participant, dialer);
         Thread.ofVirtual().name("waldoconf-recover-" + name).start(() -> {
-            Set<InetSocketAddress> unreached = new LinkedHashSet<>(otherServices);
+            Set<Peer> unreached = new LinkedHashSet<>(otherServices);
             unreached.removeIf(service -> recovery.connect(service, true));
             transactions.forEach(recovery::ask);
             recovery.redial(unreached);
@@ -119,7 +141,7 @@ public final class InDoubtRecovery {
      * Dials the services that were down at start again, bounded, while a transaction is still in
      * doubt: once linked, the runtime asks them at once.
      */
-    private void redial(Set<InetSocketAddress> unreached) {
+    private void redial(Set<Peer> unreached) {
         for (int round = 0; round < REDIAL_ROUNDS && !unreached.isEmpty() && !participant.inDoubt().isEmpty();
                 round++) {
             if (!pause(REDIAL_PAUSE_MS)) {
@@ -135,17 +157,17 @@ public final class InDoubtRecovery {
      * @param report whether to log a failure (the first attempt does; redials stay quiet)
      * @return true once linked
      */
-    private boolean connect(InetSocketAddress service, boolean report) {
+    private boolean connect(Peer service, boolean report) {
         try {
             dialer.link(service);
-            LOG.debug("{}: linked to the service at {} to ask about in-doubt transactions", name, service);
+            LOG.debug("{}: linked to the service {} to ask about in-doubt transactions", name, service);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         } catch (Exception e) {
             if (report) {
-                LOG.warn("{}: cannot reach the service at {} to ask it about in-doubt transactions ({}); the others"
+                LOG.warn("{}: cannot reach the service {} to ask it about in-doubt transactions ({}); the others"
                         + " are asked, and it is dialed again every {} s for a while", name, service, reason(e),
                         REDIAL_PAUSE_MS / 1000);
             }

@@ -4,6 +4,7 @@ import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.net.Security;
 import dev.waldo.net.StructResolver;
+import dev.waldo.net.LinkRefusedException;
 import dev.waldo.net.WrongPeerException;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.EndpointRef;
@@ -22,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import dev.waldoconf.config.SwitchEntry;
 import java.util.function.Function;
 
 /**
@@ -31,12 +34,14 @@ import java.util.function.Function;
  * ChangeRunner}) and {@code waldoconf call} ({@link dev.waldoconf.custom.CustomCall}) differ only in
  * the desk they connect and what they call through it ({@link ServiceKind}).
  *
- * <p>Services are connected in parallel, at most {@link #CONNECTIONS_IN_FLIGHT} at once, keyed by
- * service address: switches that share one address (several switches behind one {@code waldoconf
- * serve}) are connected one after another over that address, different addresses at the same time.
- * Each service reached must be the switch the inventory names there ({@link
- * Identities#serviceIdentity}, proved by its certificate under mutual TLS); another one answering is
- * refused before anything is sent.
+ * <p>Every switch's service is its own Waldo host ({@code switch-NAME}), reached at an address
+ * where a node serves it: its own, or its site agent's, which serves every switch of the site over
+ * one connection ({@link Service}). Addresses are connected in parallel, at most {@link
+ * #CONNECTIONS_IN_FLIGHT} at once; at each address the first switch's link dials the node (one TLS
+ * handshake), and the others' links then open over that connection, {@link #LINKS_IN_FLIGHT} at a
+ * time. The node at each address must be the one the inventory names there ({@link
+ * Identities#nodeIdentity}, proved by its certificate under mutual TLS); another one answering is
+ * refused before anything is sent, for every switch at that address.
  */
 public final class OperatorSession implements AutoCloseable {
     /**
@@ -47,6 +52,53 @@ public final class OperatorSession implements AutoCloseable {
      * that way, and 16 at once still lost one of 128 at a load average of 30).
      */
     public static final int CONNECTIONS_IN_FLIGHT = 8;
+
+    /**
+     * How many switches' links are opened at once over the connection to one address (a site
+     * agent's). Opening a link is two round trips on a connection already made (the link, then the
+     * switch's desk) and a little work in the switch's host; a window keeps a thousand of them from
+     * queueing at once behind the agent's I/O thread.
+     */
+    public static final int LINKS_IN_FLIGHT = 64;
+
+    /**
+     * Where an operator reaches one switch's service: the address of the node that serves it, which is
+     * its site's agent when it belongs to a site, or else its own.
+     */
+    public record Service(InetSocketAddress address, Optional<String> site) {
+        /** Checks the parts. */
+        public Service {
+            Objects.requireNonNull(address, "address");
+            Objects.requireNonNull(site, "site");
+        }
+
+        /** Where switch {@code entry}'s service is, as the inventory says. */
+        public static Service of(SwitchEntry entry) {
+            return new Service(entry.service().resolve(), entry.site());
+        }
+
+        /** The service of a switch served alone at {@code address}, on a node of its own. */
+        public static Service alone(InetSocketAddress address) {
+            return new Service(address, Optional.empty());
+        }
+
+        /** The identity of the node that must answer at the address for switch {@code name}. */
+        String node(String name) {
+            return site.map(Identities::siteIdentity).orElseGet(() -> Identities.serviceIdentity(name));
+        }
+
+        /** How {@code waldoconf serve} is told to serve switch {@code name}: {@code --site S} or {@code --switch N}. */
+        String served(String name) {
+            return site.map(s -> "--site " + s).orElseGet(() -> "--switch " + name);
+        }
+    }
+
+    /** Where each of {@code switches} has its service, by switch name, in their order. */
+    public static Map<String, Service> servicesOf(List<SwitchEntry> switches) {
+        Map<String, Service> services = new LinkedHashMap<>();
+        switches.forEach(entry -> services.put(entry.name(), Service.of(entry)));
+        return services;
+    }
 
     /**
      * The operator's heartbeats: sent every second, as the runtime's default, because each service
@@ -131,16 +183,16 @@ public final class OperatorSession implements AutoCloseable {
      *
      * @param structs rebuilds the struct values the service's program sends
      * @param desk the operator's endpoint, whose partner the service creates
-     * @param serveCommand the command that runs switch {@code name}'s service, for the message when
-     *     it cannot be reached
+     * @param serveCommand the command that runs a service, given what it serves ({@code --switch NAME}
+     *     or {@code --site SITE}), for the message when it cannot be reached
      */
     public record ServiceKind(StructResolver structs, EndpointFactory<? extends WaldoEndpoint> desk,
             Function<String, String> serveCommand) {
     }
 
     /**
-     * Opens the operator's host as {@code operator} and connects to the services at {@code services}
-     * (switch name to address, in the order the operation uses them); see {@link #open(NetConfig,
+     * Opens the operator's host as {@code operator} and connects to the services {@code services}
+     * (by switch name, in the order the operation uses them); see {@link #open(NetConfig,
      * ServiceKind, Map, ProgressListener)}. The host coordinates from a {@link CoordinatorSlot}: its
      * decisions are logged durably, and if this process dies mid-commit, the next session (the next
      * command) runs as the same host and settles what this one left undecided.
@@ -148,7 +200,7 @@ public final class OperatorSession implements AutoCloseable {
      * @throws EngineException ({@link EngineException.Kind#UNAVAILABLE}) when the operator has no
      *     identity, or no coordinator slot can be taken
      */
-    public static OperatorSession open(Operator operator, ServiceKind kind, Map<String, InetSocketAddress> services,
+    public static OperatorSession open(Operator operator, ServiceKind kind, Map<String, Service> services,
             ProgressListener progress) throws EngineException {
         CoordinatorSlot slot = operator.claimSlot();
         try {
@@ -166,12 +218,12 @@ public final class OperatorSession implements AutoCloseable {
 
     /**
      * Opens an operator host with {@code config}, its transaction log in memory (for tests and tools
-     * whose sessions never outlive their process), and connects to the services at {@code services}
-     * (switch name to address, in the order the operation uses them). A switch whose service cannot
+     * whose sessions never outlive their process), and connects to the services {@code services}
+     * (by switch name, in the order the operation uses them). A switch whose service cannot
      * be reached is listed in {@link #unreachable()} with the reason and reported to {@code progress}
      * as {@link Stage#UNREACHABLE}; each one connected as {@link Stage#CONNECTED}.
      */
-    public static OperatorSession open(NetConfig config, ServiceKind kind, Map<String, InetSocketAddress> services,
+    public static OperatorSession open(NetConfig config, ServiceKind kind, Map<String, Service> services,
             ProgressListener progress) {
         return connect(NetHost.start(withHeartbeat(config), kind.structs()), kind, services, progress);
     }
@@ -180,18 +232,18 @@ public final class OperatorSession implements AutoCloseable {
         return config.withHeartbeat(HEARTBEAT_PERIOD_MS, HEARTBEAT_TIMEOUT_MS).withIoThreads(IO_THREADS);
     }
 
-    private static OperatorSession connect(NetHost net, ServiceKind kind, Map<String, InetSocketAddress> services,
+    private static OperatorSession connect(NetHost net, ServiceKind kind, Map<String, Service> services,
             ProgressListener progress) {
         // Status and the trial look-ups of confirm and rollback read the services read-only
         // (ChangeRunner): with snapshot reads they neither wait for nor wound an apply in progress.
         net.host().useSnapshotReads(true);
         try {
-            Map<InetSocketAddress, List<String>> byAddress = new LinkedHashMap<>();
-            services.forEach((name, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(name));
-            BoundedParallel.Outcome<InetSocketAddress, Map<String, Connection>> connected =
-                    connector(byAddress).run(List.copyOf(byAddress.keySet()),
-                            address -> connectAll(net, kind, address, byAddress.get(address), progress));
-            return collect(net, services, byAddress, connected, progress);
+            Map<Service, List<String>> byNode = new LinkedHashMap<>();
+            services.forEach((name, service) -> byNode.computeIfAbsent(service, s -> new ArrayList<>()).add(name));
+            BoundedParallel.Outcome<Service, Map<String, Connection>> connected =
+                    connector(byNode).run(List.copyOf(byNode.keySet()),
+                            service -> connectAll(net, kind, service, byNode.get(service), progress));
+            return collect(net, kind, services, connected, progress);
         } catch (RuntimeException e) {
             net.close();
             throw e;
@@ -199,102 +251,122 @@ public final class OperatorSession implements AutoCloseable {
     }
 
     /**
-     * The runner for connections: a slot per address, and as long for each address as its switches'
-     * connects may take one after another (each is bounded by {@link NetHost#connect}'s own timeout).
+     * The runner for connections: a slot per address, and for each as long as its switches' links
+     * may take, {@link #LINKS_IN_FLIGHT} at a time (each connect is bounded by {@link NetHost#connect}'s
+     * own timeout).
      */
-    private static BoundedParallel connector(Map<InetSocketAddress, List<String>> byAddress) {
-        int mostAtOneAddress = byAddress.values().stream().mapToInt(List::size).max().orElse(1);
-        return new BoundedParallel(CONNECTIONS_IN_FLIGHT, PER_CONNECT.multipliedBy(mostAtOneAddress));
+    private static BoundedParallel connector(Map<Service, List<String>> byNode) {
+        int mostAtOneAddress = byNode.values().stream().mapToInt(List::size).max().orElse(1);
+        long rounds = 1 + (mostAtOneAddress + LINKS_IN_FLIGHT - 1) / LINKS_IN_FLIGHT;
+        return new BoundedParallel(CONNECTIONS_IN_FLIGHT, PER_CONNECT.multipliedBy(rounds));
     }
 
     /** Two tries of {@link NetHost#connect}'s own limit (10 s), with room for a busy machine. */
     private static final Duration PER_CONNECT = Duration.ofSeconds(25);
 
     /** One switch's desk, or why it could not be connected. */
-    private record Connection(EndpointRef desk, String failure) {
+    private record Connection(EndpointRef desk, NetworkException failure) {
+        /** Whether the node at the address answered as the one expected (the failure, if any, was this switch's alone). */
+        boolean nodeAnswered() {
+            return failure == null || failure instanceof LinkRefusedException;
+        }
     }
 
-    /** Connects every switch at {@code address}, one after another over the one address. */
-    private static Map<String, Connection> connectAll(NetHost net, ServiceKind kind, InetSocketAddress address,
+    /**
+     * Connects every switch served at {@code service}: the first dials the node there (the TLS
+     * handshake and its identity check); unless that showed the node unreachable or not the one
+     * expected, which then holds for every switch there, the others' links open over the same
+     * connection, {@link #LINKS_IN_FLIGHT} at a time.
+     */
+    private static Map<String, Connection> connectAll(NetHost net, ServiceKind kind, Service service,
             List<String> names, ProgressListener progress) {
         Map<String, Connection> connections = new LinkedHashMap<>();
-        for (String name : names) {
-            try {
-                connections.put(name, new Connection(connectWithRetry(net, name, address, kind), ""));
-                progress.onProgress(name, Stage.CONNECTED, "");
-            } catch (NetworkException e) {
-                connections.put(name, new Connection(null, e.getMessage()));
-            }
+        Connection first = connectOne(net, kind, service, names.getFirst(), progress);
+        connections.put(names.getFirst(), first);
+        List<String> rest = names.subList(1, names.size());
+        if (!first.nodeAnswered()) {
+            rest.forEach(name -> connections.put(name, first));
+            return connections;
+        }
+        BoundedParallel.Outcome<String, Connection> others = new BoundedParallel(LINKS_IN_FLIGHT, PER_CONNECT)
+                .run(rest, name -> connectOne(net, kind, service, name, progress));
+        for (String name : rest) {
+            connections.put(name, others.results().getOrDefault(name,
+                    new Connection(null, new NetworkException(others.failures().get(name)))));
         }
         return connections;
+    }
+
+    private static Connection connectOne(NetHost net, ServiceKind kind, Service service, String name,
+            ProgressListener progress) {
+        try {
+            Connection connection = new Connection(connectWithRetry(net, name, service, kind), null);
+            progress.onProgress(name, Stage.CONNECTED, "");
+            return connection;
+        } catch (NetworkException e) {
+            return new Connection(null, e);
+        }
     }
 
     /**
      * Connects once more when the first try failed for the network's sake (a link closed or silent
      * in the handshake, as a service busy with many handshakes does): nothing was sent to the
-     * service yet, so trying again is safe. A wrong service is not retried: it will not change.
+     * service yet, so trying again is safe. A wrong node, or a node that refused the link, is not
+     * retried: that will not change within the connect.
      */
-    private static EndpointRef connectWithRetry(NetHost net, String name, InetSocketAddress address,
-            ServiceKind kind) {
-        String serve = kind.serveCommand().apply(name);
+    private static EndpointRef connectWithRetry(NetHost net, String name, Service service, ServiceKind kind) {
         try {
-            return connectDesk(net, name, address, kind.desk(), serve);
-        } catch (WrongService e) {
+            return connectDesk(net, name, service, kind.desk());
+        } catch (WrongPeerException | LinkRefusedException e) {
             throw e;
         } catch (NetworkException e) {
-            return connectDesk(net, name, address, kind.desk(), serve);
+            return connectDesk(net, name, service, kind.desk());
         }
     }
 
-    /** A service answered that is not the switch's: final, never retried. */
-    private static final class WrongService extends NetworkException {
-        WrongService(String message) {
-            super(message);
-        }
+    /**
+     * Connects {@code net} to switch {@code name}'s service at {@code service} with the operator's
+     * {@code desk} and returns the service's side. The node there must be the one the inventory
+     * names ({@link Service#node}); another one answering is refused before anything is sent.
+     */
+    private static EndpointRef connectDesk(NetHost net, String name, Service service,
+            EndpointFactory<? extends WaldoEndpoint> desk) {
+        return net.connect(service.address(), Identities.serviceIdentity(name), service.node(name), desk).partner();
     }
 
-    private static OperatorSession collect(NetHost net, Map<String, InetSocketAddress> services,
-            Map<InetSocketAddress, List<String>> byAddress,
-            BoundedParallel.Outcome<InetSocketAddress, Map<String, Connection>> connected, ProgressListener progress) {
+    private static OperatorSession collect(NetHost net, ServiceKind kind, Map<String, Service> services,
+            BoundedParallel.Outcome<Service, Map<String, Connection>> connected, ProgressListener progress) {
         Map<String, EndpointRef> desks = new LinkedHashMap<>();
         Map<String, String> unreachable = new LinkedHashMap<>();
-        for (Map.Entry<String, InetSocketAddress> service : services.entrySet()) {
-            String name = service.getKey();
-            InetSocketAddress address = service.getValue();
-            Map<String, Connection> atAddress = connected.results().get(address);
+        for (Map.Entry<String, Service> entry : services.entrySet()) {
+            String name = entry.getKey();
+            Service service = entry.getValue();
+            Map<String, Connection> atAddress = connected.results().get(service);
             Connection connection = atAddress == null ? null : atAddress.get(name);
             if (connection != null && connection.desk() != null) {
                 desks.put(name, connection.desk());
                 continue;
             }
-            String why = connection != null ? connection.failure() : "cannot reach the service of switch " + name
-                    + " at " + show(address) + ": " + connected.failures().get(address)
-                    + (byAddress.get(address).size() > 1 ? " (" + byAddress.get(address).size()
-                    + " switches share that address)" : "");
+            String why = connection != null ? failure(name, service, kind, connection.failure())
+                    : "cannot reach the service of switch " + name + " at " + show(service.address()) + ": "
+                    + connected.failures().get(service);
             unreachable.put(name, why);
             progress.onProgress(name, Stage.UNREACHABLE, why);
         }
         return new OperatorSession(net, desks, unreachable);
     }
 
-    /**
-     * Connects {@code net} to switch {@code name}'s service at {@code address} with the operator's
-     * {@code desk} and returns the service's side. The service must be that switch's ({@link
-     * Identities#serviceIdentity}); another one answering is refused before anything is sent.
-     *
-     * @param serve the command that runs the service, for the message when it cannot be reached
-     * @throws NetworkException naming the switch, the address and what to check
-     */
-    private static EndpointRef connectDesk(NetHost net, String name, InetSocketAddress address,
-            EndpointFactory<? extends WaldoEndpoint> desk, String serve) {
-        try {
-            return net.connect(address, Identities.serviceIdentity(name), desk).partner();
-        } catch (WrongPeerException e) {
-            throw new WrongService(wrongService(name, e));
-        } catch (NetworkException e) {
-            throw new NetworkException("cannot reach the service of switch " + name + " at " + show(address)
-                    + " (" + e.getMessage() + "); is '" + serve + "' running?");
-        }
+    /** Why switch {@code name} could not be connected, naming the address and what to check. */
+    private static String failure(String name, Service service, ServiceKind kind, NetworkException failure) {
+        String serve = kind.serveCommand().apply(service.served(name));
+        return switch (failure) {
+            case WrongPeerException wrong -> wrongService(name, service, wrong);
+            case LinkRefusedException refused -> "the service of switch " + name + " is not served at "
+                    + show(service.address()) + ": " + refused.node().name() + " there answered '" + refused.reason()
+                    + "'; is it running '" + serve + "'?";
+            default -> "cannot reach the service of switch " + name + " at " + show(service.address()) + " ("
+                    + failure.getMessage() + "); is '" + serve + "' running?";
+        };
     }
 
     private static String show(InetSocketAddress address) {
@@ -302,14 +374,17 @@ public final class OperatorSession implements AutoCloseable {
     }
 
     /**
-     * The message for a service that is not switch {@code name}'s: the inventory's {@code service:}
-     * address for it leads elsewhere (swapped addresses, or another host listening there).
+     * The message for a node that is not switch {@code name}'s: the inventory's address for it leads
+     * elsewhere (swapped addresses, or another node listening there).
      */
-    static String wrongService(String name, WrongPeerException wrong) {
+    static String wrongService(String name, Service service, WrongPeerException wrong) {
         return "the service at " + show(wrong.address()) + " is not switch " + name + "'s: "
                 + wrong.answered().name() + " answered"
                 + (wrong.answered().certified() ? ", as its certificate from the project CA proves" : "")
-                + "; check the service: address of " + name + " in the inventory (nothing was sent to it)";
+                + ", where " + service.node(name) + " was expected; check "
+                + service.site().map(site -> "the service: address of site " + site + " under sites:")
+                        .orElseGet(() -> "the service: address of " + name)
+                + " in the inventory (nothing was sent to it)";
     }
 
     /**

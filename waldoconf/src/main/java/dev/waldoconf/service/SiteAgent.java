@@ -1,11 +1,14 @@
 package dev.waldoconf.service;
 
+import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetLoops;
+import dev.waldo.net.NetNode;
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.SwitchEntry;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,17 +27,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What {@code waldoconf serve --switches GROUP} runs: the services of many switches in one process
+ * What {@code waldoconf serve --site SITE} runs: the services of a site's switches in one process
  * (a site agent). Each switch stays its own Waldo participant, as under {@code serve --switch}: its
- * own host id, transaction log, journal, locks and trial timer, in {@code stateDir/NAME} as before,
- * so a switch can move between a one-switch service and an agent with its state. What the agent
- * shares is what costs per switch and need not: the I/O threads ({@link NetLoops}; each switch's
- * host is pinned to one of them) and the threads that start the services.
+ * own host ({@code switch-NAME}), transaction log, journal, locks and trial timer, in {@code
+ * stateDir/NAME}, so a switch can move between a one-switch service and an agent with its state.
+ * What the agent shares is what costs per switch and need not: one node ({@link NetNode#shared})
+ * with the agent's own identity ({@code site-SITE}, its certificate in {@link #agentDir}), listening
+ * at the site's one address, whose connections carry every switch's links (an operator makes one
+ * TLS handshake and keeps one heartbeat with the agent, not one per switch), the I/O threads under
+ * it ({@link NetLoops}) and the threads that start the services.
  *
  * <p>A switch whose service cannot start (its SNMP agent does not answer, say) does not keep the
  * others from serving: it is reported, and tried again every {@link Settings#retryPeriod} until it
- * starts or the agent stops. Operators who reach it meanwhile find nothing listening, so a change
- * that includes it fails before anything is pushed, as for a stopped service.
+ * starts or the agent stops. Operators who reach it meanwhile are told the agent has no such host
+ * (the link is refused, the connection stays), so a change that includes it fails before anything
+ * is pushed, as for a stopped service.
  */
 public final class SiteAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SiteAgent.class);
@@ -45,6 +52,8 @@ public final class SiteAgent implements AutoCloseable {
     private final ServiceStarter starter;
     private final Events events;
     private final NetLoops loops;
+    private final NetNode node;
+    private final InetSocketAddress address;
     private final Map<String, RunningService> serving = new ConcurrentHashMap<>();
     private final Map<String, String> waiting = new ConcurrentHashMap<>();
     private final ScheduledExecutorService retries;
@@ -55,7 +64,7 @@ public final class SiteAgent implements AutoCloseable {
     @FunctionalInterface
     public interface ServiceStarter {
         /**
-         * Starts the service {@code spec} describes, on the agent's shared loops.
+         * Starts the service {@code spec} describes, on the agent's node.
          *
          * @throws EngineException if it cannot start (the agent reports it and tries again later)
          */
@@ -85,7 +94,7 @@ public final class SiteAgent implements AutoCloseable {
     /**
      * How the agent runs.
      *
-     * @param ioThreads the Netty I/O threads every switch's host shares
+     * @param ioThreads the Netty I/O threads of the agent's node, which every switch's host shares
      * @param startThreads how many services start at once (each reads its switch and may issue a certificate)
      * @param retryPeriod how long after a failed start a switch is tried again
      */
@@ -111,31 +120,58 @@ public final class SiteAgent implements AutoCloseable {
     }
 
     private SiteAgent(Inventory inventory, Path stateDir, Optional<Path> customService, ServiceStarter starter,
-            Events events, NetLoops loops) {
+            Events events, NetLoops loops, NetNode node, InetSocketAddress address) {
         this.inventory = inventory;
         this.stateDir = stateDir;
         this.customService = customService;
         this.starter = starter;
         this.events = events;
         this.loops = loops;
+        this.node = node;
+        this.address = address;
         this.retries = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("waldoconf-agent-retry").factory());
     }
 
     /**
-     * Starts serving {@code switches} of {@code inventory}, each with its state in {@code
-     * stateDir/NAME}, and returns once each has started or failed to (see {@link #waiting()}).
-     *
-     * @param customService an operator's own .wld device service for every switch, or empty for the VLAN one
-     * @throws IllegalArgumentException if {@code switches} is empty
+     * Where the agent of {@code site} keeps its own state (its node's TLS key, certificate and pinned
+     * peers) under {@code stateDir}: beside its switches' folders, named with a leading dot, which no
+     * switch name has.
      */
-    public static SiteAgent start(Inventory inventory, List<SwitchEntry> switches, Path stateDir,
-            Optional<Path> customService, Settings settings, ServiceStarter starter, Events events) {
+    public static Path agentDir(Path stateDir, String site) {
+        return stateDir.resolve("." + Identities.siteIdentity(site));
+    }
+
+    /**
+     * Starts serving the switches of site {@code site} of {@code inventory}, each with its state in
+     * {@code stateDir/NAME}, on one node that runs as {@code net} and listens at the site's address;
+     * returns once each switch has started or failed to (see {@link #waiting()}).
+     *
+     * @param net the agent's node ({@link dev.waldoconf.WaldoConf#agentNet})
+     * @param customService an operator's own .wld device service for every switch, or empty for the VLAN one
+     * @throws IllegalArgumentException if the inventory has no such site, or it has no switch
+     * @throws EngineException (unavailable) if the site's address cannot be listened on
+     */
+    public static SiteAgent start(Inventory inventory, String site, Path stateDir, NetConfig net,
+            Optional<Path> customService, Settings settings, ServiceStarter starter, Events events)
+            throws EngineException {
+        List<SwitchEntry> switches = inventory.switchesOfSite(site);
         if (switches.isEmpty()) {
-            throw new IllegalArgumentException("a site agent needs at least one switch to serve");
+            throw new IllegalArgumentException("site '" + site + "' of " + inventory.file() + " has no switch to serve");
         }
+        InetSocketAddress wanted = inventory.sites().get(site).resolve();
         NetLoops loops = NetLoops.create(settings.ioThreads(), "waldoconf-agent-io");
-        SiteAgent agent = new SiteAgent(inventory, stateDir, customService, starter, events, loops);
+        NetNode node = NetNode.shared(net, loops);
+        InetSocketAddress bound;
+        try {
+            bound = node.listen(wanted);
+        } catch (java.io.UncheckedIOException e) {
+            node.close();
+            loops.close();
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, "the agent of site " + site + " cannot"
+                    + " listen at its address: " + e.getCause().getMessage(), e);
+        }
+        SiteAgent agent = new SiteAgent(inventory, stateDir, customService, starter, events, loops, node, bound);
         agent.startAll(switches, settings);
         return agent;
     }
@@ -178,7 +214,7 @@ public final class SiteAgent implements AutoCloseable {
         RunningService service;
         try {
             service = starter.start(new ServiceSpec(inventory, name, stateDir.resolve(name), customService,
-                    Optional.of(loops)));
+                    Optional.of(node)));
         } catch (EngineException | RuntimeException e) {
             String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             waiting.put(name, reason);
@@ -216,12 +252,17 @@ public final class SiteAgent implements AutoCloseable {
         return loops.threads();
     }
 
+    /** Where the agent listens for every switch of its site. */
+    public InetSocketAddress address() {
+        return address;
+    }
+
     /** Blocks until the agent is closed. */
     public void awaitTermination() throws InterruptedException {
         stopped.await();
     }
 
-    /** Stops retrying, stops every switch's service, then the shared threads. */
+    /** Stops retrying, stops every switch's service, then the agent's node and threads. */
     @Override
     public void close() {
         if (closed) {
@@ -233,6 +274,7 @@ public final class SiteAgent implements AutoCloseable {
             awaitRetries();
             serving.values().forEach(RunningService::close);
             serving.clear();
+            node.close();
             loops.close();
         } finally {
             stopped.countDown();

@@ -2,7 +2,7 @@ package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
-import dev.waldo.net.NetLoops;
+import dev.waldo.net.NetNode;
 import dev.waldo.net.StructResolver;
 import dev.waldo.runtime.EndpointFactory;
 import dev.waldo.runtime.Host;
@@ -25,7 +25,8 @@ import java.util.concurrent.CountDownLatch;
  * {@link VlanSwitchProgram}, or an operator's own .wld program, {@code dev.waldoconf.custom.CustomService}):
  * a networked Waldo host with a {@link FileStorage} transaction log, the service {@link Mounted}
  * on it (a {@link DeviceService}), a {@link ChangeGuard} in front of its device binding (only
- * operators with the change role may change the switch, and every change is recorded with who made it), listening for operators.
+ * operators with the change role may change the switch, and every change is recorded with who made it), listening for operators:
+ * on a node of its own, or on its site agent's node beside the site's other switches.
  * A transaction the previous run left in doubt is asked of the inventory's other services in the
  * background ({@link InDoubtRecovery}).
  *
@@ -86,30 +87,29 @@ public final class SwitchServer implements RunningService {
      * picks a free one).
      *
      * @param structs rebuilds the service's Waldo structs on the wire
-     * @param otherServices where the inventory's other services listen: whom a transaction left in
-     *     doubt is asked
+     * @param otherServices the inventory's other services: whom a transaction left in doubt is asked
      * @throws IOException if the transaction log or the service's journal cannot be used
      * @throws DeviceException if {@code mount} could not read the device
      */
     public static SwitchServer start(String name, NetConfig net, StructResolver structs,
-            InetSocketAddress listen, Clock clock, Collection<InetSocketAddress> otherServices, Mount mount)
+            InetSocketAddress listen, Clock clock, Collection<InDoubtRecovery.Peer> otherServices, Mount mount)
             throws IOException, DeviceException {
         return start(name, net, structs, listen, clock, otherServices, null, mount);
     }
 
     /**
      * Starts serving switch {@code name} as {@link #start(String, NetConfig, StructResolver,
-     * InetSocketAddress, Clock, Collection, Mount)} does, its host on one I/O thread of {@code loops}
-     * (a {@link SiteAgent}'s, shared with the agent's other switches), or on a thread of its own when
-     * {@code loops} is null. Closing the server leaves the loops running.
+     * InetSocketAddress, Clock, Collection, Mount)} does, its host living on {@code node} (a {@link
+     * SiteAgent}'s, listening at {@code listen} for every switch of the site), or on a node of its
+     * own when {@code node} is null. Closing the server leaves the node running.
      */
     public static SwitchServer start(String name, NetConfig net, StructResolver structs,
-            InetSocketAddress listen, Clock clock, Collection<InetSocketAddress> otherServices, NetLoops loops,
+            InetSocketAddress listen, Clock clock, Collection<InDoubtRecovery.Peer> otherServices, NetNode node,
             Mount mount) throws IOException, DeviceException {
         NetHost host;
         try {
             FileStorage log = FileStorage.open(net.stateDir().resolve(TRANSACTIONS_DIR));
-            host = loops == null ? NetHost.start(net, structs, log) : NetHost.start(net, structs, log, loops);
+            host = node == null ? NetHost.start(net, structs, log) : NetHost.start(net, structs, log, node);
         } catch (StorageException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -146,25 +146,25 @@ public final class SwitchServer implements RunningService {
      * listen} (port 0 picks a free one). The server owns {@code device} from here on.
      *
      * @param net how the host talks to operators (TLS mode, heartbeats); its state dir is used as given
-     * @param otherServices where the inventory's other services listen
+     * @param otherServices the inventory's other services
      * @throws IOException if the journal or the transaction log cannot be used
      * @throws DeviceException if the switch cannot be read when there is nothing to recover
      */
     public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
-            NetConfig net, Clock clock, Collection<InetSocketAddress> otherServices)
+            NetConfig net, Clock clock, Collection<InDoubtRecovery.Peer> otherServices)
             throws IOException, DeviceException {
         return start(name, device, listen, stateDir, net, clock, otherServices, null);
     }
 
     /**
      * Starts serving switch {@code name}'s VLAN service as {@link #start(String, VlanDevice,
-     * InetSocketAddress, Path, NetConfig, Clock, Collection)} does, its host on one thread of {@code
-     * loops} (null: a thread of its own).
+     * InetSocketAddress, Path, NetConfig, Clock, Collection)} does, its host living on {@code node}
+     * (a site agent's; null: a node of its own).
      */
     public static SwitchServer start(String name, VlanDevice device, InetSocketAddress listen, Path stateDir,
-            NetConfig net, Clock clock, Collection<InetSocketAddress> otherServices, NetLoops loops)
+            NetConfig net, Clock clock, Collection<InDoubtRecovery.Peer> otherServices, NetNode node)
             throws IOException, DeviceException {
-        return start(name, net, Structs::create, listen, clock, otherServices, loops,
+        return start(name, net, Structs::create, listen, clock, otherServices, node,
                 host -> VlanSwitchProgram.mount(name, host, device, stateDir.resolve("journal"), clock, true));
     }
 

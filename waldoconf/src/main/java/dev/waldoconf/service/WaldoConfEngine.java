@@ -1,6 +1,7 @@
 package dev.waldoconf.service;
 
 import dev.waldo.net.NetConfig;
+import dev.waldo.net.NetNode;
 import dev.waldo.runtime.ApplicationException;
 import dev.waldo.runtime.NetworkException;
 import dev.waldo.runtime.TransactionAbortedException;
@@ -17,6 +18,7 @@ import dev.waldoconf.engine.ChangeEngine;
 import dev.waldoconf.engine.ChangeResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.PlannedChange;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.ProgressListener.Stage;
 import dev.waldoconf.engine.RunningService;
@@ -84,11 +86,17 @@ public final class WaldoConfEngine implements ChangeEngine {
      * @throws EngineException ({@link EngineException.Kind#UNREACHABLE}) naming every switch not reached
      */
     Connected connect(List<SwitchEntry> switches, ProgressListener progress) throws EngineException {
+        long start = System.nanoTime();
         OperatorSession session = OperatorSession.open(operator(), ChangeRunner.SERVICE,
-                SwitchEntry.serviceAddresses(switches), progress);
+                OperatorSession.servicesOf(switches), progress);
         try {
             session.requireAll();
-            return new Connected(session, new ChangeRunner(session.host(), clock), ChangeRunner.targets(session));
+            long connected = System.nanoTime();
+            List<ChangeRunner.Target> targets = ChangeRunner.targets(session);
+            // For benchmarks (bench/apply-vs-snmpset): where the time before a change's transaction goes.
+            LOG.debug("connected {} services in {} ms, found their targets in {} ms", switches.size(),
+                    (connected - start) / 1_000_000, (System.nanoTime() - connected) / 1_000_000);
+            return new Connected(session, new ChangeRunner(session.host(), clock), targets);
         } catch (NetworkException e) {
             session.close();
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
@@ -118,6 +126,12 @@ public final class WaldoConfEngine implements ChangeEngine {
      */
     private NetConfig serviceNet(String name, Path stateDir) throws EngineException {
         NetConfig net = Identities.serviceNet(name, SwitchServer.netDir(stateDir), options.security());
+        issueCertificate(name, net);
+        return net;
+    }
+
+    /** Issues the node running as {@code net} its certificate if it needs one (see {@link Identities#ensureServiceCertificate}). */
+    private void issueCertificate(String name, NetConfig net) throws EngineException {
         String issued;
         try {
             issued = Identities.ensureServiceCertificate(net, options.projectCaDir());
@@ -128,15 +142,13 @@ public final class WaldoConfEngine implements ChangeEngine {
         if (!issued.isEmpty()) {
             LOG.info("{}: {}", name, issued);
         }
-        return net;
     }
 
     @Override
-    public ApplyResult apply(ResolvedPlan preview, Optional<Duration> trial, boolean refuseIfChanged,
-            ProgressListener progress) throws EngineException, ConfigException {
-        List<SwitchEntry> entries = preview.inventory().switches();
-        PlanIntent intent = new PlanIntent(preview.plan(), preview.inventory(),
-                refuseIfChanged ? Optional.of(preview.fingerprints()) : Optional.empty());
+    public ApplyResult apply(PlannedChange planned, Optional<Duration> trial, ProgressListener progress)
+            throws EngineException, ConfigException {
+        List<SwitchEntry> entries = planned.inventory().switches();
+        PlanIntent intent = new PlanIntent(planned.plan(), planned.inventory(), planned.reviewed());
         try (Connected session = connect(entries, progress)) {
             String change = session.runner().newChangeId();
             ChangeRunner.Applied applied;
@@ -281,7 +293,7 @@ public final class WaldoConfEngine implements ChangeEngine {
     @Override
     public StatusReport status(Inventory inventory) throws EngineException {
         try (OperatorSession reachable = OperatorSession.open(operator(), ChangeRunner.SERVICE,
-                SwitchEntry.serviceAddresses(inventory.switches()), ProgressListener.NONE);
+                OperatorSession.servicesOf(inventory.switches()), ProgressListener.NONE);
                 Connected session = new Connected(reachable, new ChangeRunner(reachable.host(), clock),
                         ChangeRunner.targets(reachable))) {
             ServiceViews views = ServiceView.readAll(session.runner(), session.targets(), STATUS_READ_PATIENCE);
@@ -417,22 +429,38 @@ public final class WaldoConfEngine implements ChangeEngine {
         SwitchEntry entry = spec.inventory().switchNamed(spec.switchName()).orElseThrow(() ->
                 new EngineException(EngineException.Kind.UNAVAILABLE, "the inventory has no switch named '"
                         + spec.switchName() + "'"));
+        if (entry.site().isPresent() && spec.agentNode().isEmpty()) {
+            throw new EngineException(EngineException.Kind.UNAVAILABLE, "switch " + entry.name() + " belongs to site "
+                    + entry.site().get() + ", whose agent serves it at " + entry.service() + ": run 'waldoconf serve"
+                    + " --site " + entry.site().get() + "'");
+        }
+        NetConfig net = spec.agentNode().isPresent()
+                // On its site agent's node, whose certificate speaks for it: the host needs no certificate of its own.
+                ? Identities.serviceNet(entry.name(), SwitchServer.netDir(spec.stateDir()), options.security())
+                : serviceNet(entry.name(), spec.stateDir())
+                        .withHostAuthority(Identities.hostAuthority(spec.inventory()));
+        NetNode node = spec.agentNode().orElse(null);
         if (spec.customService().isPresent()) {
             // An operator's own .wld device service (see dev.waldoconf.custom and waldoconf/README.md).
             return dev.waldoconf.custom.CustomService.serve(spec.customService().get(), spec.inventory(), entry,
-                    serviceNet(entry.name(), spec.stateDir()), System.getenv());
+                    net, node, System.getenv());
         }
         try {
             VlanDevice device = devices.open(entry, spec.inventory().credentialsOf(entry));
-            return SwitchServer.start(entry.name(), device, entry.service().resolve(),
-                    spec.stateDir(), serviceNet(entry.name(), spec.stateDir()), clock,
-                    spec.inventory().switches().stream().filter(other -> !other.name().equals(entry.name()))
-                            .map(other -> other.service().resolve()).toList(), spec.sharedLoops().orElse(null));
+            return SwitchServer.start(entry.name(), device, entry.service().resolve(), spec.stateDir(), net, clock,
+                    InDoubtRecovery.othersIn(spec.inventory(), entry.name()), node);
         } catch (DeviceException e) {
             throw new EngineException(EngineException.Kind.UNREACHABLE, e.getMessage(), e);
         } catch (IOException e) {
             throw new EngineException(EngineException.Kind.UNAVAILABLE, entry.name() + ": cannot use state directory "
                     + spec.stateDir() + ": " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public NetConfig agentNet(Inventory inventory, String site, Path stateDir) throws EngineException {
+        NetConfig net = Identities.agentNet(site, stateDir, options.security(), inventory);
+        issueCertificate(Identities.siteIdentity(site), net);
+        return net;
     }
 }

@@ -39,15 +39,31 @@ final class QBridgeReader {
         int status = QBridge.ROW_ACTIVE;
     }
 
+    /** Columns of dot1qVlanStaticTable: name, egress, forbidden egress, untagged, row status. */
+    private static final int STATIC_COLUMNS = 5;
+
     /**
-     * Reads the switch.
+     * Reads the switch without a guess of its size.
      *
      * @throws IOException if a request fails or the agent answers something that is not Q-BRIDGE-MIB
      */
     static Snapshot read(SnmpSession session) throws IOException {
-        List<VariableBinding> pvidColumn = session.walk(QBridge.PVID);
-        int portCount = portCount(session, pvidColumn);
-        TreeMap<Integer, Row> rows = rows(session, session.walk(QBridge.VLAN_STATIC_ENTRY), portCount);
+        return read(session, 0);
+    }
+
+    /**
+     * Reads the switch: dot1dBaseNumPorts first, so that one GETBULK reads all the PVIDs, and
+     * the static table with one GETBULK sized for {@code expectedRows} rows (0: no guess).
+     *
+     * @throws IOException if a request fails or the agent answers something that is not Q-BRIDGE-MIB
+     */
+    static Snapshot read(SnmpSession session, int expectedRows) throws IOException {
+        int announcedPorts = announcedPorts(session);
+        List<VariableBinding> pvidColumn = session.walk(QBridge.PVID,
+                announcedPorts > 0 ? announcedPorts + 1 : SnmpSession.WALK_REPETITIONS);
+        int portCount = announcedPorts > 0 ? announcedPorts : portCount(session, pvidColumn);
+        TreeMap<Integer, Row> rows = rows(session, session.walk(QBridge.VLAN_STATIC_ENTRY,
+                expectedRows > 0 ? STATIC_COLUMNS * expectedRows + 1 : SnmpSession.WALK_REPETITIONS), portCount);
         TreeMap<Integer, Vlan> vlans = new TreeMap<>();
         SortedSet<Integer> inactive = new TreeSet<>();
         rows.forEach((id, row) -> {
@@ -65,15 +81,17 @@ final class QBridgeReader {
         return new Snapshot(new SwitchState(vlans, pvids), portCount, inactive);
     }
 
-    /** dot1dBaseNumPorts, or the highest port with a PVID when an agent lacks that object. */
-    private static int portCount(SnmpSession session, List<VariableBinding> pvidColumn) throws IOException {
+    /** dot1dBaseNumPorts, or 0 when the agent lacks that object or reports no port. */
+    private static int announcedPorts(SnmpSession session) throws IOException {
         SnmpResponse response = session.get(List.of(QBridge.DOT1D_BASE_NUM_PORTS));
         if (response.isOk() && response.bindings().size() == 1 && !response.bindings().get(0).isException()) {
-            int ports = number(session, response.bindings().get(0));
-            if (ports >= 1) {
-                return ports;
-            }
+            return Math.max(0, number(session, response.bindings().get(0)));
         }
+        return 0;
+    }
+
+    /** The highest port with a PVID, for an agent that lacks dot1dBaseNumPorts. */
+    private static int portCount(SnmpSession session, List<VariableBinding> pvidColumn) throws IOException {
         if (pvidColumn.isEmpty()) {
             throw new IOException(session.agent() + " reports neither dot1dBaseNumPorts nor any dot1qPvid; "
                     + "is it a Q-BRIDGE-MIB switch?");

@@ -14,8 +14,10 @@ import org.snmp4j.smi.VariableBinding;
 public interface SnmpSession extends AutoCloseable {
     /** The most instances {@link #walk} collects before it gives up on an endless table. */
     int MAX_WALK_INSTANCES = 200_000;
-    /** How many instances one GETBULK asks for during a walk. */
+    /** How many instances one GETBULK asks for during a walk whose size nobody guessed. */
     int WALK_REPETITIONS = 40;
+    /** The most instances a walk's first GETBULK asks for, however big the guess. */
+    int MAX_FIRST_REPETITIONS = 128;
 
     /** Which agent this talks to, without secrets, for messages. */
     String agent();
@@ -51,10 +53,26 @@ public interface SnmpSession extends AutoCloseable {
      *     do not increase (a broken agent would otherwise make the walk endless)
      */
     default List<VariableBinding> walk(OID root) throws IOException {
+        return walk(root, WALK_REPETITIONS);
+    }
+
+    /**
+     * Every instance under {@code root}, in OID order, the first GETBULK asking for {@code
+     * firstRepetitions} instances (at most {@link #MAX_FIRST_REPETITIONS}) and any further one
+     * for {@link #WALK_REPETITIONS}. A caller that knows about how many instances there are asks
+     * for one more than that, so that one request both reads the subtree and shows where it
+     * ends: an agent computes and encodes every instance it is asked for, those past the subtree
+     * too, and SNMP4J's agent does so at a cost that grows faster than the count.
+     *
+     * @throws IOException as {@link #walk(OID)}
+     */
+    default List<VariableBinding> walk(OID root, int firstRepetitions) throws IOException {
         List<VariableBinding> result = new ArrayList<>();
         OID cursor = root;
+        int repetitions = Math.max(1, Math.min(firstRepetitions, MAX_FIRST_REPETITIONS));
         while (result.size() < MAX_WALK_INSTANCES) {
-            SnmpResponse response = getBulk(cursor, WALK_REPETITIONS);
+            SnmpResponse response = getBulk(cursor, repetitions);
+            repetitions = WALK_REPETITIONS;
             if (!response.isOk()) {
                 throw new IOException(agent() + " answered " + response.errorName() + " while walking " + root);
             }

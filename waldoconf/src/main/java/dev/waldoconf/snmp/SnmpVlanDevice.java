@@ -9,7 +9,10 @@ import dev.waldoconf.model.VlanChange.Phase;
 import dev.waldoconf.model.VlanDiff;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -34,7 +37,10 @@ import org.snmp4j.smi.VariableBinding;
  *
  * <p>A push reads the switch, computes {@link VlanDiff#between} and sends it phase by phase,
  * each phase as its own SET PDUs (split to at most {@link Options#maxVarbindsPerPdu} bindings,
- * and split further when the agent answers tooBig), reading the switch back after each phase.
+ * and split further when the agent answers tooBig). Before the next phase starts, the objects the
+ * phase set are read back (a GET of those objects: a port is only pruned from its old VLAN once
+ * the switch holds it in its new one); after the last phase the whole switch is read back and
+ * compared with the intended state.
  * Because phases are separate PDUs, agents that only accept a VLAN in untagged lists and PVIDs
  * once it was created by an earlier PDU work too. On a refusal, timeout or read-back mismatch
  * it undoes what was applied by pushing the difference back to the previous state, verifies
@@ -91,6 +97,8 @@ public final class SnmpVlanDevice implements VlanDevice {
     private final Options options;
     private RowCreation rowCreation;
     private boolean rowCreationLearned;
+    /** VLAN rows the last read found (0 before the first), to size the next read's requests. */
+    private int knownRows;
 
     /**
      * A driver on an open session (tests pass one that watches or disturbs requests).
@@ -170,33 +178,67 @@ public final class SnmpVlanDevice implements VlanDevice {
 
     private QBridgeReader.Snapshot snapshot() throws DeviceException {
         try {
-            return QBridgeReader.read(session);
+            return readSwitch(knownRows);
         } catch (IOException e) {
             throw new DeviceException(name + ": cannot read the VLAN configuration (nothing was changed): "
                     + e.getMessage(), true, e);
         }
     }
 
-    /** Sends the steps phase by phase, reading the switch back after each phase. */
+    /** Reads the switch, its static table with one GETBULK sized for about {@code expectedRows} rows. */
+    private QBridgeReader.Snapshot readSwitch(int expectedRows) throws IOException {
+        QBridgeReader.Snapshot read = QBridgeReader.read(session, expectedRows);
+        knownRows = read.state().vlans().size();
+        return read;
+    }
+
+    /**
+     * Sends the steps phase by phase. A phase's own objects are read back before the next phase
+     * (one GET of each object it set, at the value last set), and the whole switch after the last:
+     * reading every table back after every phase cost two walks of the switch per phase, most of
+     * a push's SNMP work, for what the last read-back checks anyway.
+     */
     private void applyVerified(QBridgeReader.Snapshot before, List<VlanChange> steps) throws StepFailure {
         SwitchState expected = before.state();
-        for (Phase phase : Phase.values()) {
+        List<Phase> phases = Arrays.stream(Phase.values()).filter(phase -> !stepsIn(phase, steps).isEmpty()).toList();
+        for (Phase phase : phases) {
             List<VlanChange> inPhase = stepsIn(phase, steps);
-            if (inPhase.isEmpty()) {
-                continue;
-            }
-            sendPhase(expected, inPhase, before.portCount(), null);
+            Map<OID, VariableBinding> set = new LinkedHashMap<>();
+            sendPhase(expected, inPhase, before.portCount(), null, set);
             expected = VlanDiff.apply(expected, inPhase);
-            String difference = difference(readBack(phase), expected, before.inactiveVlans());
+            String difference = phase == phases.getLast()
+                    ? difference(readBack(phase, expected.vlans().size()), expected,
+                            before.inactiveVlans())
+                    : objectsDiffer(phase, List.copyOf(set.values()));
             if (difference != null) {
                 throw new StepFailure("read back after phase " + phase, "the switch reports " + difference, null);
             }
         }
     }
 
-    private QBridgeReader.Snapshot readBack(Phase phase) throws StepFailure {
+    /**
+     * How the objects a phase set differ from what it set, read back a PDU of at most {@link
+     * Options#maxVarbindsPerPdu} objects at a time, or null when the switch holds all of it.
+     */
+    private String objectsDiffer(Phase phase, List<VariableBinding> set) throws StepFailure {
+        List<String> differences = new ArrayList<>();
+        int most = options.maxVarbindsPerPdu();
         try {
-            return QBridgeReader.read(session);
+            for (int from = 0; from < set.size(); from += most) {
+                String found = SetReadBack.differences(session, set.subList(from, Math.min(set.size(), from + most)));
+                if (found != null) {
+                    differences.add(found);
+                }
+            }
+        } catch (IOException e) {
+            throw new StepFailure("read back after phase " + phase, statusOf(e), e);
+        }
+        return differences.isEmpty() ? null : "objects that differ from what was set: " + String.join("; ", differences);
+    }
+
+    private QBridgeReader.Snapshot readBack(Phase phase, int expectedRows) throws StepFailure {
+        try {
+            return readSwitch(expectedRows);
         } catch (IOException e) {
             throw new StepFailure("read back after phase " + phase, statusOf(e), e);
         }
@@ -211,18 +253,19 @@ public final class SnmpVlanDevice implements VlanDevice {
      */
     private String undo(QBridgeReader.Snapshot before) {
         try {
-            QBridgeReader.Snapshot now = QBridgeReader.read(session);
+            QBridgeReader.Snapshot now = readSwitch(knownRows);
             List<VlanChange> back = VlanDiff.between(now.state(), before.state());
             List<StepFailure> failures = new ArrayList<>();
             SwitchState expected = now.state();
             for (Phase phase : Phase.values()) {
                 List<VlanChange> inPhase = stepsIn(phase, back);
                 if (!inPhase.isEmpty()) {
-                    sendPhase(expected, inPhase, now.portCount(), failures);
+                    sendPhase(expected, inPhase, now.portCount(), failures, new LinkedHashMap<>());
                     expected = VlanDiff.apply(expected, inPhase);
                 }
             }
-            String difference = difference(QBridgeReader.read(session), before.state(), before.inactiveVlans());
+            String difference = difference(readSwitch(before.state().vlans().size()),
+                    before.state(), before.inactiveVlans());
             if (difference == null) {
                 LOG.info("{}: undo verified, the switch holds its previous state", name);
                 return null;
@@ -243,11 +286,12 @@ public final class SnmpVlanDevice implements VlanDevice {
      *
      * @param failures null to stop at the first failure; else failures are added here and the
      *     phase goes on
+     * @param set the bindings sent, the last one for each object, by object
      */
-    private void sendPhase(SwitchState before, List<VlanChange> steps, int portCount, List<StepFailure> failures)
-            throws StepFailure {
+    private void sendPhase(SwitchState before, List<VlanChange> steps, int portCount, List<StepFailure> failures,
+            Map<OID, VariableBinding> set) throws StepFailure {
         try {
-            sendBatches(SetPlanner.plan(steps, before, portCount, rowCreation), failures);
+            sendBatches(SetPlanner.plan(steps, before, portCount, rowCreation), failures, set);
         } catch (StepFailure.RowCreationRefused refused) {
             rowCreationLearned = true;
             rowCreation = rowCreation.other();
@@ -255,20 +299,25 @@ public final class SnmpVlanDevice implements VlanDevice {
                     rowCreation.other().mibName(), refused.status(), rowCreation.mibName());
             SwitchState now;
             try {
-                now = QBridgeReader.read(session).state();
+                now = readSwitch(knownRows).state();
             } catch (IOException e) {
                 throw new StepFailure(refused.step(), statusOf(e), e);
             }
             List<VlanChange> rest = VlanDiff.between(now, VlanDiff.apply(before, steps));
-            sendBatches(SetPlanner.plan(rest, now, portCount, rowCreation), failures);
+            sendBatches(SetPlanner.plan(rest, now, portCount, rowCreation), failures, set);
         }
     }
 
-    private void sendBatches(List<List<SetUnit>> batches, List<StepFailure> failures) throws StepFailure {
+    private void sendBatches(List<List<SetUnit>> batches, List<StepFailure> failures, Map<OID, VariableBinding> set)
+            throws StepFailure {
         for (List<SetUnit> batch : batches) {
             for (List<SetUnit> pdu : SetPlanner.pack(batch, options.maxVarbindsPerPdu())) {
                 try {
                     sendPdu(pdu);
+                    pdu.forEach(unit -> unit.bindings().forEach(binding -> {
+                        set.remove(binding.getOid()); // the last value set stays, in the order set
+                        set.put(binding.getOid(), binding);
+                    }));
                 } catch (StepFailure failure) {
                     if (failures == null || failure instanceof StepFailure.RowCreationRefused) {
                         throw failure;

@@ -136,27 +136,68 @@ class InventoryLoaderTest {
         assertThat(message).contains("switches[2].service: service '127.0.0.1:17101' is already used");
     }
 
+    /**
+     * The fixture with lab-1 and lab-2 in site north (its agent at 127.0.0.1:17200) and lab-3 in
+     * site south (127.0.0.1:17201), or {@code sites} instead of those two lines under 'sites:'.
+     */
+    private static String withSites(String sites) {
+        return "sites:\n" + sites + ConfigFixtures.INVENTORY
+                .replace("service: 127.0.0.1:17101\n", "site: north\n")
+                .replace("service: 127.0.0.1:17102\n", "site: north\n")
+                .replace("service: 127.0.0.1:17103\n", "site: south\n");
+    }
+
+    private static final String TWO_SITES = "  north: {service: 127.0.0.1:17200}\n  south: {service: 127.0.0.1:17201}\n";
+
     @Test
-    void eachSiteIsAGroupOfItsSwitchesInFileOrder() throws Exception {
-        Path file = ConfigFixtures.write(dir, "inv.yaml", ConfigFixtures.INVENTORY
-                .replace("    credentials: lab\n    ports: 24\n", "    credentials: lab\n    ports: 24\n    site: north\n")
-                .replace("snmp: 127.0.0.1:16103\n", "snmp: 127.0.0.1:16103\n    site: south\n"));
-        Inventory inventory = InventoryLoader.load(file);
+    void eachSiteIsAGroupOfItsSwitchesInFileOrderServedAtItsAgentsAddress() throws Exception {
+        Inventory inventory = InventoryLoader.load(ConfigFixtures.write(dir, "inv.yaml", withSites(TWO_SITES)));
         assertThat(inventory.groups()).containsEntry("north", java.util.List.of("lab-1", "lab-2"))
                 .containsEntry("south", java.util.List.of("lab-3"))
                 .containsEntry("access", java.util.List.of("lab-1", "lab-2"));
         assertThat(inventory.switches().get(0).site()).hasValue("north");
+        assertThat(inventory.switches()).extracting(entry -> entry.service().toString())
+                .containsExactly("127.0.0.1:17200", "127.0.0.1:17200", "127.0.0.1:17201");
+        assertThat(inventory.switchesOfSite("north")).extracting(SwitchEntry::name).containsExactly("lab-1", "lab-2");
+        assertThat(inventory.sites()).containsOnlyKeys("north", "south");
         assertThat(ConfigFixtures.inventory(dir).switches().get(0).site()).as("no site given").isEmpty();
     }
 
     @Test
     void aSiteMayNotTakeTheNameOfAGroupOrOfAll() throws Exception {
-        String message = problemsOf(ConfigFixtures.INVENTORY
-                .replace("snmp: 127.0.0.1:16101\n", "snmp: 127.0.0.1:16101\n    site: core\n")
-                .replace("snmp: 127.0.0.1:16103\n", "snmp: 127.0.0.1:16103\n    site: all\n"));
-        assertThat(message).contains("inv.yaml:5:11: switches[0].site: site 'core' has the name of a group under"
+        String message = problemsOf(withSites("  core: {service: 127.0.0.1:17200}\n  all: {service: 127.0.0.1:17201}\n")
+                .replace("site: north", "site: core").replace("site: south", "site: all"));
+        assertThat(message).contains("inv.yaml:6:11: switches[0].site: site 'core' has the name of a group under"
                 + " 'groups:'");
         assertThat(message).contains("inv.yaml:18:11: switches[2].site: 'all' is the built-in group of every switch");
+    }
+
+    @Test
+    void aSwitchHasAServiceOfItsOwnOrASiteButNotBoth() throws Exception {
+        String neither = problemsOf(ConfigFixtures.INVENTORY.replace("    service: 127.0.0.1:17101\n", ""));
+        assertThat(neither).isEqualTo("inv.yaml:2:5: switches[0]: switch lab-1 needs either 'service:' (the host:port"
+                + " of its own 'waldoconf serve --switch') or 'site:' (a site under 'sites:', whose agent serves it)");
+        String both = problemsOf(withSites(TWO_SITES).replace("site: south\n",
+                "site: south\n    service: 127.0.0.1:17103\n"));
+        assertThat(both).isEqualTo("inv.yaml:19:14: switches[2].service: switch lab-3 belongs to site 'south', whose"
+                + " agent serves it at the site's address; remove its own 'service:', or its 'site:' to serve it alone");
+    }
+
+    @Test
+    void aSiteMustBeListedUnderSitesWithItsAgentsAddress() throws Exception {
+        String message = problemsOf(withSites(TWO_SITES).replace("site: south", "site: sooth"));
+        assertThat(message).isEqualTo("inv.yaml:18:11: switches[2].site: no site named 'sooth' under 'sites:', where a"
+                + " site needs the address of its agent; did you mean 'south'?");
+    }
+
+    @Test
+    void noTwoSitesAndNoSiteAndSwitchShareAnAddress() throws Exception {
+        String message = problemsOf(withSites("  north: {service: 127.0.0.1:17200}\n  south: {service: 127.0.0.1:17200}\n")
+                .replace("site: south\n", "service: 127.0.0.1:17200\n"));
+        assertThat(message).contains("inv.yaml:3:20: sites.south.service: service '127.0.0.1:17200' is already used"
+                + " at 2:20 (sites.north.service); every site, and every switch served alone, needs an address of its"
+                + " own (switches that share an agent belong to one site under 'sites:')");
+        assertThat(message).contains("switches[2].service: service '127.0.0.1:17200' is already used at 2:20");
     }
 
     @Test

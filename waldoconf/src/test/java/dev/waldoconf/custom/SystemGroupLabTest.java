@@ -62,7 +62,7 @@ class SystemGroupLabTest {
     void setAllAndMatchInventoryLandOnEverySwitchAndLeaveNothingUnfinished() throws Exception {
         Inventory inventory = serve("");
 
-        try (CustomCall call = CustomCall.connect(program, TestInventories.serviceAddresses(inventory), operatorNet())) {
+        try (CustomCall call = CustomCall.connect(program, TestInventories.services(inventory), operatorNet())) {
             assertThat(call.call("SystemGroupChange", "set_all", List.of("hall C", "noc@example.net")))
                     .isEqualTo(3.0);
             assertThat(call.call("SystemNameChange", "match_inventory", List.of())).isEqualTo(3.0);
@@ -83,7 +83,7 @@ class SystemGroupLabTest {
         List<String> names = switches.stream().map(sw -> sw.state().sysName()).toList();
         Inventory inventory = serve("edge-3");
 
-        try (CustomCall call = CustomCall.connect(program, TestInventories.serviceAddresses(inventory), operatorNet())) {
+        try (CustomCall call = CustomCall.connect(program, TestInventories.services(inventory), operatorNet())) {
             TransactionAbortedException refused = catchThrowableOfType(TransactionAbortedException.class,
                     () -> call.call("SystemNameChange", "match_inventory", List.of()));
 

@@ -14,6 +14,7 @@ import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
+import dev.waldoconf.service.OperatorSession;
 import dev.waldoconf.service.WaldoConfEngine;
 import dev.waldoconf.snmp.SnmpScalars;
 import java.net.InetSocketAddress;
@@ -164,9 +165,9 @@ class SystemGroupNetSnmpTest {
                 "Service S {\n    @snmp(oid: '1.3.6.1.4.1.32473.99.0') Text nothing;\n}\n");
 
         EngineException type = catchThrowableOfType(EngineException.class, () -> CustomService.serve(wrongType,
-                inventory, entry, operatorNet(), Map.of()));
+                inventory, entry, operatorNet(), null, Map.of()));
         EngineException absent = catchThrowableOfType(EngineException.class, () -> CustomService.serve(missing,
-                inventory, entry, operatorNet(), Map.of()));
+                inventory, entry, operatorNet(), null, Map.of()));
 
         assertThat(type.kind()).isEqualTo(EngineException.Kind.UNAVAILABLE);
         assertThat(type.getMessage()).contains(wrongType + ":2:44: error: 'location' is Number but the agent's"
@@ -200,8 +201,8 @@ class SystemGroupNetSnmpTest {
         return TestInventories.write(dir, snmp, readOnly, NetSnmpAgents.WRITE, NetSnmpAgents.READ);
     }
 
-    private static Map<String, InetSocketAddress> addresses(Inventory inventory) {
-        return TestInventories.serviceAddresses(inventory);
+    private static Map<String, OperatorSession.Service> addresses(Inventory inventory) {
+        return TestInventories.services(inventory);
     }
 
     private NetConfig operatorNet() {

@@ -198,7 +198,7 @@ class SystemGroupTrialNetSnmpTest {
     }
 
     private CustomCall connect() {
-        return CustomCall.connect(program, TestInventories.serviceAddresses(inventory),
+        return CustomCall.connect(program, TestInventories.services(inventory),
                 NetConfig.defaults("operator-trial-" + run, dir.resolve("operator-" + run)));
     }
 

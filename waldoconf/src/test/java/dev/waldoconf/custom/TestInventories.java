@@ -2,6 +2,7 @@ package dev.waldoconf.custom;
 
 import dev.waldoconf.config.Inventory;
 import dev.waldoconf.config.InventoryLoader;
+import dev.waldoconf.service.OperatorSession;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -42,11 +43,8 @@ public final class TestInventories {
     }
 
     /** Where each switch's service listens, by name, as {@code waldoconf call} finds them. */
-    static Map<String, InetSocketAddress> serviceAddresses(Inventory inventory) {
-        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        inventory.switches().forEach(entry -> addresses.put(entry.name(),
-                new InetSocketAddress(entry.service().host(), entry.service().port())));
-        return addresses;
+    static Map<String, OperatorSession.Service> services(Inventory inventory) {
+        return OperatorSession.servicesOf(inventory.switches());
     }
 
     private static int freeTcpPort() {

@@ -9,6 +9,7 @@ import dev.waldoconf.custom.CustomService;
 import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
+import dev.waldoconf.service.OperatorSession;
 import dev.waldoconf.service.SwitchServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -90,7 +91,7 @@ class CustomServiceCrashSafetyTest {
     /** The operator's one transaction across the service, as 'waldoconf call system-group ...' runs it. */
     private Object setAll() {
         try (CustomCall call = CustomCall.connect(CustomProgram.check(Path.of(SERVICE)).load(),
-                Map.of(NAME, new InetSocketAddress("127.0.0.1", servicePort)),
+                Map.of(NAME, OperatorSession.Service.alone(new InetSocketAddress("127.0.0.1", servicePort))),
                 NetConfig.defaults("operator-" + (++starts), dir.resolve("operator-" + starts)))) {
             return call.call("SystemGroupChange", "set_all", List.of("hall D", "crash@example.net"));
         } catch (Exception e) {

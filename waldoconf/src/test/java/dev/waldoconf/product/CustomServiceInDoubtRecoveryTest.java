@@ -9,6 +9,7 @@ import dev.waldoconf.custom.CustomService;
 import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
+import dev.waldoconf.service.OperatorSession;
 import dev.waldoconf.service.SwitchServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -162,9 +163,10 @@ class CustomServiceInDoubtRecoveryTest {
 
     /** The operator's one transaction across both services, as 'waldoconf call system-group ...' runs it. */
     private Object setAll() {
-        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
-        servicePorts.forEach((name, port) -> addresses.put(name, new InetSocketAddress("127.0.0.1", port)));
-        try (CustomCall call = CustomCall.connect(CustomProgram.check(Path.of(SERVICE)).load(), addresses,
+        Map<String, OperatorSession.Service> services = new LinkedHashMap<>();
+        servicePorts.forEach((name, port) -> services.put(name,
+                OperatorSession.Service.alone(new InetSocketAddress("127.0.0.1", port))));
+        try (CustomCall call = CustomCall.connect(CustomProgram.check(Path.of(SERVICE)).load(), services,
                 NetConfig.defaults("operator-" + (++starts), dir.resolve("operator-" + starts)))) {
             return call.call("SystemGroupChange", "set_all", List.of("hall D", "crash@example.net"));
         } catch (Exception e) {

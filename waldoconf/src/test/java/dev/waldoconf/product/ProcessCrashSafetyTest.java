@@ -108,7 +108,8 @@ class ProcessCrashSafetyTest {
                 serviceDir(index).toString()));
         for (int other = 0; other < servicePorts.size(); other++) {
             if (other != index) {
-                args.add(Integer.toString(servicePorts.get(other)));  // whom a restarted service asks
+                // whom a restarted service asks: NAME=PORT
+                args.add(switches.get(other).name() + "=" + servicePorts.get(other));
             }
         }
         JavaProcess process = start("service-" + sw.name(), ServeMain.class, args.toArray(String[]::new));

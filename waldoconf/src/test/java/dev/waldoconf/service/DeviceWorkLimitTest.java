@@ -69,7 +69,9 @@ class DeviceWorkLimitTest {
         waldoconf = WaldoConf.open(new EngineOptions(Security.INSECURE).withOperatorState(dir.resolve("operator")),
                 Map.of());
         DeviceWorkLimit.PROCESS.setMax(1);
-        agent = SiteAgent.start(inventory, inventory.membersOf("north"), dir.resolve("services"), Optional.empty(),
+        Path services = dir.resolve("services");
+        agent = SiteAgent.start(inventory, "north", services,
+                waldoconf.agentNet(inventory, "north", SiteAgent.agentDir(services, "north")), Optional.empty(),
                 new SiteAgent.Settings(2, 2, Duration.ofMillis(300)), waldoconf::serve, SiteAgent.Events.NONE);
         Path change = Files.writeString(dir.resolve("vlan-70.yaml"), """
                 vlans:
@@ -111,9 +113,10 @@ class DeviceWorkLimitTest {
 
     private Inventory writeInventory() throws Exception {
         Files.writeString(dir.resolve("community"), "private\n");
-        StringBuilder yaml = new StringBuilder("switches:\n");
+        StringBuilder yaml = new StringBuilder("sites:\n  north: {service: 127.0.0.1:" + freeTcpPort()
+                + "}\nswitches:\n");
         for (SimulatedSwitch sw : switches) {
-            yaml.append("  - {name: ").append(sw.name()).append(", service: 127.0.0.1:").append(freeTcpPort())
+            yaml.append("  - {name: ").append(sw.name())
                     .append(", snmp: 127.0.0.1:").append(sw.snmpAddress().getPort())
                     .append(", version: '2c', credentials: lab, site: north}\n");
         }

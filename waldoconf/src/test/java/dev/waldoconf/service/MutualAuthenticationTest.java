@@ -159,8 +159,9 @@ class MutualAuthenticationTest {
                 // Both addresses are connected at once, so both wrong services are named, each on its line.
                 .hasMessageContaining("cannot reach the services of 2 of 2 switches")
                 .hasMessageContaining("\n  sw-1: the service at 127.0.0.1:" + servers.get(1).address().getPort()
-                        + " is not switch sw-1's: switch-sw-2 answered, as its certificate from the project CA proves;"
-                        + " check the service: address of sw-1 in the inventory (nothing was sent to it)")
+                        + " is not switch sw-1's: switch-sw-2 answered, as its certificate from the project CA proves,"
+                        + " where switch-sw-1 was expected; check the service: address of sw-1 in the inventory (nothing"
+                        + " was sent to it)")
                 .hasMessageContaining("\n  sw-2: the service at 127.0.0.1:" + servers.get(0).address().getPort()
                         + " is not switch sw-2's: switch-sw-1 answered");
         assertThat(devices).allSatisfy(device -> assertThat(device.read()).isEqualTo(FACTORY));

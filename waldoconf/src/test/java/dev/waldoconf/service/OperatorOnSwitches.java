@@ -15,12 +15,15 @@ import java.util.Map;
 public record OperatorOnSwitches(OperatorSession session, ChangeRunner runner, List<ChangeRunner.Target> targets)
         implements AutoCloseable {
     /**
-     * Connects to the services at {@code services} (switch name to address).
+     * Connects to the services at {@code services} (switch name to address), each served alone on a
+     * node of its own.
      *
      * @throws dev.waldo.runtime.NetworkException naming every service that cannot be reached
      */
     public static OperatorOnSwitches connect(Map<String, InetSocketAddress> services, NetConfig config, Clock clock) {
-        OperatorSession session = OperatorSession.open(config, ChangeRunner.SERVICE, services, ProgressListener.NONE)
+        Map<String, OperatorSession.Service> alone = new java.util.LinkedHashMap<>();
+        services.forEach((name, address) -> alone.put(name, OperatorSession.Service.alone(address)));
+        OperatorSession session = OperatorSession.open(config, ChangeRunner.SERVICE, alone, ProgressListener.NONE)
                 .requireAll();
         return new OperatorOnSwitches(session, new ChangeRunner(session.host(), clock), ChangeRunner.targets(session));
     }

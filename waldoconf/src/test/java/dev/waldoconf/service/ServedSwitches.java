@@ -15,6 +15,7 @@ import dev.waldoconf.device.VlanDevice;
 import dev.waldoconf.engine.ApplyResult;
 import dev.waldoconf.engine.EngineException;
 import dev.waldoconf.engine.EngineOptions;
+import dev.waldoconf.engine.PlannedChange;
 import dev.waldoconf.engine.ProgressListener;
 import dev.waldoconf.engine.RunningService;
 import dev.waldoconf.engine.ServiceSpec;
@@ -106,12 +107,12 @@ final class ServedSwitches implements AutoCloseable {
 
     /** Applies {@code preview} without a trial, as {@code waldoconf apply} (interactive: refuse if changed). */
     ApplyResult apply(ResolvedPlan preview, boolean refuseIfChanged) throws EngineException, ConfigException {
-        return engine.apply(preview, Optional.empty(), refuseIfChanged, ProgressListener.NONE);
+        return engine.apply(PlannedChange.of(preview, refuseIfChanged), Optional.empty(), ProgressListener.NONE);
     }
 
     /** Applies {@code preview} as a trial of {@code trial}. */
     ApplyResult applyTrial(ResolvedPlan preview, Duration trial) throws EngineException, ConfigException {
-        return engine.apply(preview, Optional.of(trial), true, ProgressListener.NONE);
+        return engine.apply(PlannedChange.of(preview, true), Optional.of(trial), ProgressListener.NONE);
     }
 
     /** Each service's lock table, for a test's failure message when a transaction does not end. */

@@ -34,9 +34,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A site agent ({@code waldoconf serve --switches SITE}) serving three lab switches of one site in
- * this JVM, started through the real engine as the command starts it, and changed by a real
- * operator over loopback: each switch stays its own participant.
+ * A site agent ({@code waldoconf serve --site SITE}) serving three lab switches of one site in
+ * this JVM behind the site's one address, started through the real engine as the command starts
+ * it, and changed by a real operator over loopback: each switch stays its own participant.
  */
 @Timeout(180)
 class SiteAgentTest {
@@ -71,12 +71,13 @@ class SiteAgentTest {
         switches.forEach(SimulatedSwitch::close);
     }
 
-    /** Three switches of site north, each with its own service address. */
+    /** Three switches of site north, whose agent serves them at the site's one address. */
     private Inventory writeInventory() throws Exception {
         Files.writeString(dir.resolve("community"), "private\n");
-        StringBuilder yaml = new StringBuilder("switches:\n");
+        StringBuilder yaml = new StringBuilder("sites:\n  " + SITE + ": {service: 127.0.0.1:" + freeTcpPort()
+                + "}\nswitches:\n");
         for (SimulatedSwitch sw : switches) {
-            yaml.append("  - {name: ").append(sw.name()).append(", service: 127.0.0.1:").append(freeTcpPort())
+            yaml.append("  - {name: ").append(sw.name())
                     .append(", snmp: 127.0.0.1:").append(sw.snmpAddress().getPort())
                     .append(", version: '2c', credentials: lab, site: ").append(SITE).append("}\n");
         }
@@ -101,9 +102,11 @@ class SiteAgentTest {
         }
     }
 
-    private SiteAgent startAgent() {
-        SiteAgent agent = SiteAgent.start(inventory, inventory.membersOf(SITE), dir.resolve("services"),
-                Optional.empty(), SETTINGS, waldoconf::serve, SiteAgent.Events.NONE);
+    private SiteAgent startAgent() throws Exception {
+        Path services = dir.resolve("services");
+        SiteAgent agent = SiteAgent.start(inventory, SITE, services,
+                waldoconf.agentNet(inventory, SITE, SiteAgent.agentDir(services, SITE)), Optional.empty(), SETTINGS,
+                waldoconf::serve, SiteAgent.Events.NONE);
         agents.add(agent);
         return agent;
     }
@@ -134,10 +137,11 @@ class SiteAgentTest {
     }
 
     @Test
-    void servesEverySwitchOfTheSiteOnSharedThreadsAndAppliesOneChangeThroughIt() throws Exception {
+    void servesEverySwitchOfTheSiteAtOneAddressOnSharedThreadsAndAppliesOneChangeThroughIt() throws Exception {
         SiteAgent agent = startAgent();
         assertThat(agent.serving()).containsExactly("lab-1", "lab-2", "lab-3");
         assertThat(agent.waiting()).isEmpty();
+        assertThat(agent.address()).isEqualTo(inventory.sites().get(SITE).resolve());
         assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
                 .as("the switches' hosts run on the agent's I/O threads, none on threads of their own")
                 .noneMatch(name -> name.startsWith("waldo-net-lab-"))

@@ -101,6 +101,21 @@ class QBridgeReaderTest {
     }
 
     @Test
+    void aGuessOfTooFewRowsOrPortsStillReadsThemAll() throws Exception {
+        TableAgent agent = new TableAgent().pvids(100, 1);
+        agent.instances.put(QBridge.DOT1D_BASE_NUM_PORTS, new Integer32(100));
+        for (int id = 1; id <= 30; id++) {
+            agent.vlan(id, "v" + id, new byte[] {(byte) 0x80}, new byte[0], QBridge.ROW_ACTIVE);
+        }
+
+        QBridgeReader.Snapshot read = QBridgeReader.read(agent, 2);
+
+        assertThat(read.state().vlans()).hasSize(30);
+        assertThat(read.state().pvids()).hasSize(100);
+        assertThat(read.portCount()).isEqualTo(100);
+    }
+
+    @Test
     void paddingBitsPastTheLastPortAreIgnored() throws Exception {
         TableAgent agent = new TableAgent().vlan(1, "default", new byte[] {(byte) 0xff, (byte) 0xff},
                 new byte[] {0x00, 0x00}, QBridge.ROW_ACTIVE).pvids(10, 1);

@@ -8,6 +8,8 @@ import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.model.QuirkProfile;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
+import dev.waldoconf.model.VlanChange;
+import dev.waldoconf.model.VlanDiff;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -48,6 +50,11 @@ class SnmpPduSplittingTest {
                     .withPvid(i, 100 + i);
         }
         return state;
+    }
+
+    private static TreeSet<Integer> without(TreeSet<Integer> ports, int port) {
+        ports.remove(port);
+        return ports;
     }
 
     private static TreeSet<Integer> range(int from, int to) {
@@ -127,9 +134,38 @@ class SnmpPduSplittingTest {
         DeviceException failure = catchThrowableOfType(DeviceException.class, () -> device.push(tenAccessVlans()));
 
         assertThat(failure.getMessage()).contains("read back after phase UNTAGGED_AND_PVID",
-                "still needs: add untagged port 5 to VLAN 105", "Undo succeeded");
+                "dot1qVlanStaticUntaggedPorts.105 is ports [] where ports [5] was asked", "Undo succeeded");
         assertThat(failure.undone()).isTrue();
         assertThat(LabSwitches.holds(sw)).isEqualTo(SwitchState.factoryDefault(PORTS));
+    }
+
+    /**
+     * A push of three phases walks the switch twice (before, and after the last phase) and checks
+     * each earlier phase with one GET of the objects it set, instead of walking it after every phase.
+     */
+    @Test
+    void aPushWalksTheSwitchBeforeAndAfterAndChecksEarlierPhasesByTheirObjects() throws Exception {
+        WatchedSession session = start(QuirkProfile.STANDARD, WatchedSession::recording,
+                SnmpVlanDevice.Options.defaults());
+        SwitchState desired = LabSwitches.twoNewVlans().withPvid(5, 10)
+                .with(new Vlan(10, "users", new TreeSet<>(Set.of(23, 24)), new TreeSet<>(Set.of(5))))
+                .with(new Vlan(1, "default", new TreeSet<>(), without(range(1, 24), 5)));
+        List<VlanChange> steps = VlanDiff.between(LabSwitches.holds(sw), desired);
+        assertThat(steps).extracting(VlanChange::phase).as("the change has three phases")
+                .contains(VlanChange.Phase.CREATE_AND_TAG, VlanChange.Phase.UNTAGGED_AND_PVID, VlanChange.Phase.PRUNE);
+
+        device.push(desired);
+
+        assertThat(LabSwitches.holds(sw)).isEqualTo(desired);
+        // A read is a walk of the PVIDs and of the VLAN table (one GETBULK each at this size) and a GET
+        // of the port count; each of the two earlier phases adds one GET of its objects.
+        assertThat(session.bulks).as("GETBULKs: two reads of the switch").isEqualTo(4);
+        assertThat(session.gets).as("GETs: the two reads' port counts and the two earlier phases").isEqualTo(4);
+        // Each GETBULK asks for one instance more than it expects: all the PVIDs (the port count is read
+        // first), the VLAN table's five columns of the rows the switch held when last read (the first read
+        // has no guess), and after the push the rows the push leaves.
+        assertThat(session.bulkRepetitions).as("max-repetitions of the reads' GETBULKs")
+                .containsExactly(PORTS + 1, SnmpSession.WALK_REPETITIONS, PORTS + 1, 5 * desired.vlans().size() + 1);
     }
 
     @Test

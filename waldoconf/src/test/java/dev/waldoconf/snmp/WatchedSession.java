@@ -17,6 +17,11 @@ final class WatchedSession implements SnmpSession {
     final List<List<VariableBinding>> forwardedSets = new ArrayList<>();
     /** Bindings of every SET answered by the interceptor. */
     final List<List<VariableBinding>> interceptedSets = new ArrayList<>();
+    /** How many GET and GETBULK requests reached the agent. */
+    int gets;
+    int bulks;
+    /** The max-repetitions of each GETBULK, in order. */
+    final List<Integer> bulkRepetitions = new ArrayList<>();
 
     /** Decides about each SET: answer it (or throw) instead of the agent, or return null to pass it on. */
     @FunctionalInterface
@@ -57,6 +62,7 @@ final class WatchedSession implements SnmpSession {
 
     @Override
     public SnmpResponse get(List<OID> oids) throws IOException {
+        gets++;
         return real.get(oids);
     }
 
@@ -79,6 +85,8 @@ final class WatchedSession implements SnmpSession {
 
     @Override
     public SnmpResponse getBulk(OID after, int maxRepetitions) throws IOException {
+        bulks++;
+        bulkRepetitions.add(maxRepetitions);
         return real.getBulk(after, maxRepetitions);
     }
 

@@ -2,6 +2,7 @@ package dev.waldo.runtime.core;
 
 import dev.waldo.runtime.core.Decision.Result;
 import dev.waldo.runtime.core.TxnRecord.State;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -74,7 +75,7 @@ final class Coordinator {
         TxnId id = new TxnId(state.host, ++state.serials);
         root.attempt = id;
         root.phase = RootRecord.Phase.RUNNING;
-        root.participants = Set.of(); // a backout before voting names this attempt's neighbours, not an earlier one's
+        root.participants = Collections.emptyNavigableSet(); // a backout before voting names this attempt's neighbours, not an earlier one's
         root.awaiting.clear();
         root.bound.clear();
         root.reported = false;

@@ -1,6 +1,8 @@
 package dev.waldo.runtime.core;
 
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.NavigableSet;
 import java.util.Set;
 
 /** A root transaction started on this host: its attempts and, per attempt, the coordinator's state. */
@@ -40,7 +42,7 @@ final class RootRecord {
     TxnId attempt;
     Phase phase = Phase.RUNNING;
     /** The hosts other than this one that take part in the attempt's commit. */
-    Set<Integer> participants = Set.of();
+    NavigableSet<Integer> participants = Collections.emptyNavigableSet();
     /** Hosts whose vote (in VOTING) or acknowledgement (in DECIDED) is missing; may include this host. */
     final Set<Integer> awaiting = new HashSet<>();
     /** Hosts (this one included) that voted yes with bindings taking part: the caller waits for their acks. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -13,19 +14,19 @@ import org.junit.jupiter.api.Test;
 /** Which participants a prepare names, so that a large change does not cost N² names and queries. */
 class NamedPeersTest {
 
-    private static Set<Integer> hosts(int from, int to) {
+    private static NavigableSet<Integer> hosts(int from, int to) {
         return IntStream.rangeClosed(from, to).boxed().collect(Collectors.toCollection(TreeSet::new));
     }
 
     @Test
     void aSmallTransactionNamesEveryParticipant() {
-        Set<Integer> participants = hosts(1, CoreState.NAMED_PEERS + 1);
+        NavigableSet<Integer> participants = hosts(1, CoreState.NAMED_PEERS + 1);
         assertThat(CoreState.namedTo(5, participants)).isEqualTo(participants);
     }
 
     @Test
     void aThousandParticipantsAreEachToldTheirSuccessorsOnTheRingAndEachIsNamedToSomeOthers() {
-        Set<Integer> participants = hosts(2, 1_001);
+        NavigableSet<Integer> participants = hosts(2, 1_001);
         Map<Integer, Integer> namedBy = new HashMap<>();
         long names = 0;
         for (int recipient : participants) {
@@ -47,8 +48,8 @@ class NamedPeersTest {
 
     @Test
     void aRecipientNotAmongTheKnownParticipantsIsToldTheOnesAfterItsPlace() {
-        Set<Integer> participants = hosts(10, 100);
-        Set<Integer> withoutFive = new TreeSet<>(participants);
+        NavigableSet<Integer> participants = hosts(10, 100);
+        NavigableSet<Integer> withoutFive = new TreeSet<>(participants);
         withoutFive.remove(55);
         assertThat(CoreState.namedTo(55, withoutFive)).containsExactlyElementsOf(
                 hosts(55, 55 + CoreState.NAMED_PEERS));
