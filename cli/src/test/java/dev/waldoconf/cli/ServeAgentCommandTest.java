@@ -52,6 +52,7 @@ class ServeAgentCommandTest {
                 inventory.toString(), "--insecure", "--state-dir", dir.resolve("services").toString())), "agent");
         agent.start();
         awaitListening(site, served);
+        awaitEverySwitchServed(inventory, served);
 
         CliHarness.Result apply = CliHarness.run(context(), "apply", PLAN, "-i", inventory.toString(), "--yes",
                 "--insecure");
@@ -137,6 +138,26 @@ class ServeAgentCommandTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    /**
+     * Waits until {@code status} reaches every switch: the agent listens at the site's address as
+     * soon as it starts, and starts its switches' services after that (16 at a time), so an apply
+     * made at once may find a switch whose service does not serve yet, which fails that switch.
+     */
+    private void awaitEverySwitchServed(Path inventory, AtomicReference<CliHarness.Result> served)
+            throws InterruptedException {
+        long giveUpAt = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        CliHarness.Result status;
+        do {
+            status = CliHarness.run(context(), "status", "-i", inventory.toString(), "--insecure");
+            if (status.exitCode() == ExitCodes.OK) {
+                return;
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < giveUpAt && served.get() == null);
+        throw new AssertionError("the agent of site access did not serve every switch within 60 s: "
+                + status.out() + status.err());
     }
 
     private static void awaitListening(InetSocketAddress address, AtomicReference<CliHarness.Result> served)
