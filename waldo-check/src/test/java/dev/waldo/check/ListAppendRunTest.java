@@ -90,9 +90,10 @@ class ListAppendRunTest {
     }
 
     /**
-     * Claret's abstract locks under the checker: one key per store, so every client appends to
-     * and reads the same few lists. Appends take the commuting APPEND mode (the runtime's default)
-     * and run together; reads wait for them. The history must stay strictly serializable.
+     * Abstract locks under the checker: one key per store, so every client appends to and reads
+     * the same few lists. Appends take the APPEND mode (a delta that reads nothing; exclusive, as
+     * two appends to lists on two stores could be installed in different orders there), and reads
+     * wait for them. The history must stay strictly serializable.
      */
     @Test
     void hotKeysWithCommutingAppendsStayStrictlySerializable() throws Exception {

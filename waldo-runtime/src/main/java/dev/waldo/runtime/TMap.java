@@ -106,8 +106,9 @@ public final class TMap<K, V> implements Cell {
 
     /**
      * {@code m[key].append(element)} on a map of Lists, with an element the
-     * transaction owns (already copied): commutes with other transactions'
-     * appends to the key (APPEND mode); the element is appended at install.
+     * transaction owns (already copied), without reading the list (APPEND
+     * mode, exclusive: see {@link dev.waldo.runtime.core.LockMode}); the
+     * element is appended at install.
      *
      * @throws ApplicationException if the key is absent
      */

@@ -86,9 +86,9 @@ public final class TVar<T> implements Cell {
 
     /**
      * {@code x.append(element)} on a List variable, with an element the
-     * transaction owns (already copied): commutes with other transactions'
-     * appends (APPEND mode); the element is appended at install, after those
-     * installed before.
+     * transaction owns (already copied), without reading the list (APPEND
+     * mode, exclusive: see {@link dev.waldo.runtime.core.LockMode}); the
+     * element is appended at install.
      */
     public void append(Ctx ctx, Object element) {
         commute(ctx, LockMode.APPEND, new Delta.Append(List.of(element)));

@@ -61,8 +61,12 @@ class AbstractLocksTest {
         assertThat(node.x.committed()).isEqualTo(6.0);
     }
 
+    /**
+     * Appends do not share (see LockMode): the second appender waits for the open first one, and
+     * the list holds both elements in commit order.
+     */
     @Test
-    void twoOpenTransactionsAppendToOneListAndBothElementsStay() {
+    void aSecondAppenderWaitsForTheOpenFirstAndBothElementsStayInCommitOrder() {
         Latch holding = new Latch("the first appender holding log");
         Latch release = new Latch("release");
         Future<?> first = held("first", holding, release, ctx -> {
@@ -70,13 +74,15 @@ class AbstractLocksTest {
             return null;
         });
         holding.await();
-        node.atomically("second", ctx -> {
+        Future<?> second = threads.submit(() -> node.atomically("second", ctx -> {
             node.log.append(ctx, "second");
             return null;
-        });
+        }));
+        Awaiting.until(() -> host.waitingLockRequests() == 1, "the second appender waits for the first");
         release.open();
         Latch.get(first);
-        assertThat(node.log.committed()).containsExactly("second", "first");
+        Latch.get(second);
+        assertThat(node.log.committed()).containsExactly("first", "second");
     }
 
     @Test

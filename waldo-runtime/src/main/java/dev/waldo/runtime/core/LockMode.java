@@ -3,10 +3,9 @@ package dev.waldo.runtime.core;
 /**
  * How an attempt uses what it locks. Claret's abstract locks (Holt et al.):
  * operations that commute under their type's meaning take modes that are
- * compatible with each other, so two transactions incrementing one counter, or
- * appending to one list, hold it at once instead of one waiting for (or
- * wounding) the other. Each commuting update is recorded as a delta and applied
- * to the committed value at install, so both count.
+ * compatible with each other, so two transactions incrementing one counter hold
+ * it at once instead of one waiting for (or wounding) the other. Each add is
+ * recorded as a delta and applied to the committed value at install, so both count.
  *
  * <p>Compatibility (two different attempts, overlapping locks):
  * <pre>
@@ -14,10 +13,19 @@ package dev.waldo.runtime.core;
  *   READ      yes    -     -     -
  *   WRITE      -     -     -     -
  *   ADD        -     -    yes    -
- *   APPEND     -     -     -    yes
+ *   APPEND     -     -     -     -
  * </pre>
  * A read of the value conflicts with the commuting modes: the value it would
  * see depends on which of the concurrent deltas were installed first.
+ *
+ * <p>Appends do not share. A sum is the same whatever order its adds were
+ * installed in; a list is not. Two transactions that both append to lists on two
+ * hosts are installed in the order their commits arrive at each host, which may
+ * differ between the hosts: one list then has T's element first and the other
+ * U's, and no serial order gives both (waldo-check's list-append run found such
+ * a G0 cycle under delayed links). An APPEND still reads nothing (the attempt
+ * records a delta, and the key's presence is all it relies on), so it costs no
+ * read, but it is exclusive.
  */
 public enum LockMode {
     /** Reads the value: shared with other readers. */
@@ -26,7 +34,7 @@ public enum LockMode {
     WRITE,
     /** Adds to a Number ({@code +=}, {@code -=}) without reading it. */
     ADD,
-    /** Appends to a List without reading it. */
+    /** Appends to a List without reading it: exclusive, since the order of appends shows (see above). */
     APPEND;
 
     /**
@@ -43,7 +51,7 @@ public enum LockMode {
         if (READS_COMMUTE && this != WRITE && other != WRITE && (this == READ || other == READ)) {
             return true;
         }
-        return this == other && this != WRITE;
+        return this == other && (this == READ || this == ADD);
     }
 
     /** True if holding this mode makes a request for {@code requested} on the same lock unnecessary. */

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * to the store, each after a think time that stands in for the client-store network hop:
  * {@code bids[item].append(amount)}, {@code count[item] += 1}, and
  * {@code if (amount > max[item]) { max[item] = amount; }}. Abstract locks (boosting) off: each
- * call locks its item's entry exclusively; on: the append and the increment take the commuting
- * APPEND and ADD modes, and only the max is read (shared) and, when the bid is higher, written.
+ * call locks its item's entry exclusively; on: the increment takes the commuting ADD mode, the
+ * append the APPEND mode (a delta, exclusive: see LockMode), and only the max is read (shared)
+ * and, when the bid is higher, written.
  * Off and on run one after the other in one JVM for the same bounded time; the report prints
  * throughput and abort ratios side by side, and checks each run's final state (every item's
  * count equals its list of bids, its max the highest of them, and the counts add up to the
@@ -152,8 +153,10 @@ public final class RubisBenchmark {
 
                 Reading: with exclusive locks every bid on a hot item waits for (or wounds) the bid
                 before it for as long as that one holds the item (its later calls, think times and
-                commit); with abstract locks the appends and increments of concurrent bids commute, and
-                the max is only read unless the bid is higher, which on a hot item soon is rare.
+                commit); with abstract locks the increments of concurrent bids commute and the max is
+                only read unless the bid is higher, which on a hot item soon is rare, but the appends to
+                the item's list of bids still queue (an append is exclusive, since the order of a
+                list shows), so bids on one item still pass one at a time through that call.
                 """);
         BenchReport.publish(report.toString(), args);
     }

@@ -49,7 +49,7 @@ class LockModesTest {
     void compatibilityMatrix() {
         for (LockMode a : LockMode.values()) {
             for (LockMode b : LockMode.values()) {
-                boolean shared = a == b && a != LockMode.WRITE;
+                boolean shared = a == b && (a == LockMode.READ || a == LockMode.ADD);
                 assertThat(a.compatibleWith(b)).as(a + " with " + b).isEqualTo(shared);
                 assertThat(x(a).conflictsWith(x(b))).as(a + " against " + b).isEqualTo(!shared);
             }
@@ -98,6 +98,20 @@ class LockModesTest {
         assertThat(core.lock(t2, x(LockMode.ADD))).isTrue();
         assertThat(core.lock(t3, x(LockMode.READ))).isFalse();
         assertThat(core.lock(t3, x(LockMode.APPEND))).isFalse();
+    }
+
+    /**
+     * Appends do not share: two transactions appending to lists on two hosts could be installed
+     * in different orders there, which no serial order explains (waldo-check's G0 cycle).
+     */
+    @Test
+    void appendersDoNotShareAList() {
+        TxnId t1 = core.begin(1);
+        TxnId t2 = core.begin(1);
+        assertThat(core.lock(t1, x(LockMode.APPEND))).isTrue();
+        assertThat(core.lock(t2, x(LockMode.APPEND))).isFalse();
+        assertThat(LockMode.APPEND.compatibleWith(LockMode.APPEND)).isFalse();
+        assertThat(LockMode.ADD.compatibleWith(LockMode.ADD)).isTrue();
     }
 
     /** Two readers that both upgrade: wound-wait lets the older one wound the younger, so neither deadlocks. */
