@@ -140,7 +140,7 @@ public final class RubisBenchmark {
                 Result on = run(true, thinkMicros, skew, RUN);
                 String setting = "| " + zipf.strip() + " | " + thinkMicros + " µs ";
                 row(report, setting, "off (exclusive)", off, "");
-                row(report, setting, "on (APPEND, ADD)", on,
+                row(report, setting, "on (ADD shared)", on,
                         String.format("**%.1f×**", on.perSecond() / off.perSecond()));
             }
         }
