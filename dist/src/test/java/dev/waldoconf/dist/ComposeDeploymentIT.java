@@ -33,9 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(900)
 class ComposeDeploymentIT {
-    /** The switches of deploy/compose/inventory.yaml: SNMP ports 26101.., service ports 27101... */
+    /** The switches of deploy/compose/inventory.yaml: SNMP ports 26101... */
     private static final int SWITCHES = 4;
     private static final int SNMP_PORT_BASE = 26100;
+    /** Its sites, two switches each: the site agents listen on 27101 and 27102. */
+    private static final int SITES = 2;
     private static final int SERVICE_PORT_BASE = 27100;
     /** The image's user, which must be able to read the mounted secrets. */
     private static final String IMAGE_USER = "65532:65532";
@@ -127,16 +129,25 @@ class ComposeDeploymentIT {
     /** The deployment's ports are fixed (its inventory names them): say so if something else holds one. */
     private static void requirePortsFree() {
         InetAddress loopback = InetAddress.getLoopbackAddress();
-        for (int i = 1; i <= SWITCHES; i++) {
-            try (ServerSocket service = new ServerSocket(SERVICE_PORT_BASE + i, 1, loopback);
-                 DatagramSocket snmp = new DatagramSocket(new InetSocketAddress(loopback, SNMP_PORT_BASE + i))) {
-                assertThat(service.isBound() && snmp.isBound()).isTrue();
+        for (int i = 1; i <= SITES; i++) {
+            try (ServerSocket agent = new ServerSocket(SERVICE_PORT_BASE + i, 1, loopback)) {
+                assertThat(agent.isBound()).isTrue();
             } catch (IOException e) {
-                throw new AssertionError("port " + (SERVICE_PORT_BASE + i) + "/tcp or " + (SNMP_PORT_BASE + i)
-                        + "/udp on 127.0.0.1, which deploy/compose/inventory.yaml uses, is taken: " + e.getMessage()
-                        + "; stop what holds it (a leftover 'docker-compose up' of deploy/compose?)", e);
+                throw portTaken((SERVICE_PORT_BASE + i) + "/tcp", e);
             }
         }
+        for (int i = 1; i <= SWITCHES; i++) {
+            try (DatagramSocket snmp = new DatagramSocket(new InetSocketAddress(loopback, SNMP_PORT_BASE + i))) {
+                assertThat(snmp.isBound()).isTrue();
+            } catch (IOException e) {
+                throw portTaken((SNMP_PORT_BASE + i) + "/udp", e);
+            }
+        }
+    }
+
+    private static AssertionError portTaken(String port, IOException e) {
+        return new AssertionError("port " + port + " on 127.0.0.1, which deploy/compose/inventory.yaml uses, is taken: "
+                + e.getMessage() + "; stop what holds it (a leftover 'docker-compose up' of deploy/compose?)", e);
     }
 
     /** deploy/compose copied into the test's folder: the secrets it needs are written there, not in the source. */
@@ -157,14 +168,18 @@ class ComposeDeploymentIT {
         assertThat(chown.exitCode()).as(chown.output()).isZero();
     }
 
-    /** Waits (bounded) until every agent accepts connections on its inventory port. */
+    /**
+     * Waits (bounded) until every site agent accepts connections on its site's port. An agent
+     * listens before its switches' services have started; an apply that finds one not serving
+     * yet changed nothing and is run again (see {@link #apply}).
+     */
     private static void awaitServices(Path deployment, List<String> compose, String project,
                                       Map<String, String> environment) throws Exception {
         long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
-        for (int i = 1; i <= SWITCHES; i++) {
+        for (int i = 1; i <= SITES; i++) {
             while (!listening(SERVICE_PORT_BASE + i)) {
                 if (System.currentTimeMillis() > deadline) {
-                    throw new AssertionError("agent of sw-" + i + " did not listen on 127.0.0.1:"
+                    throw new AssertionError("agent of site-" + i + " did not listen on 127.0.0.1:"
                             + (SERVICE_PORT_BASE + i) + " within " + READY_TIMEOUT_MS / 1000 + " s"
                             + logs(deployment, compose, project, environment));
                 }
