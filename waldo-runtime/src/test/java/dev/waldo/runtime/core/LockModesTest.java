@@ -114,6 +114,26 @@ class LockModesTest {
         assertThat(LockMode.ADD.compatibleWith(LockMode.ADD)).isTrue();
     }
 
+    /**
+     * The lock table finds a key's holders through its index by key (a transaction holding many
+     * keys of a map used to be scanned whole for every request): the same key and a whole lock
+     * still block, other keys do not.
+     */
+    @Test
+    void manyHeldKeysBlockOnlyTheirOwnKeyAndWholeLocksStillBlock() {
+        TxnId holder = core.begin(1);
+        for (int k = 0; k < 1_000; k++) {
+            assertThat(core.lock(holder, key("k" + k, LockMode.WRITE))).isTrue();
+        }
+        assertThat(core.lock(core.begin(1), key("k1000", LockMode.WRITE))).as("a key nobody holds").isTrue();
+        assertThat(core.lock(core.begin(1), key("k500", LockMode.READ))).as("a held key").isFalse();
+        assertThat(core.lock(core.begin(1), LockId.whole(1, "m", LockMode.READ))).as("the whole map").isFalse();
+        TxnId wholeReader = core.begin(1);
+        TxnId writer = core.begin(1);
+        assertThat(core.lock(wholeReader, LockId.whole(1, "n", LockMode.READ))).isTrue();
+        assertThat(core.lock(writer, LockId.key(1, "n", "x", LockMode.WRITE))).as("a key under a whole read").isFalse();
+    }
+
     /** Two readers that both upgrade: wound-wait lets the older one wound the younger, so neither deadlocks. */
     @Test
     void upgradesFromReadToWriteAreDecidedByWoundWait() {
