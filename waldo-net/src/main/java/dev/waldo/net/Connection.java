@@ -323,18 +323,13 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     /** Queues {@code message} for {@code link}'s peer host; see {@link PeerLink#send}. */
     ChannelFuture send(PeerLink link, Object message) {
-        if (!link.isActive()) {
-            ReferenceCountUtil.release(message);
-            return channel.newFailedFuture(new IOException("link to " + link.hostId() + " is closed"));
-        }
-        return queue(link, message);
+        return link.isActive() ? queue(link, message) : refused(link, message);
     }
 
     /** Queues {@code message} without waking the I/O thread; see {@link PeerLink#sendUnhurried}. */
     ChannelFuture sendUnhurried(PeerLink link, Object message) {
         if (!link.isActive()) {
-            ReferenceCountUtil.release(message);
-            return channel.newFailedFuture(new IOException("link to " + link.hostId() + " is closed"));
+            return refused(link, message);
         }
         ChannelPromise promise = channel.newPromise();
         outbound.offer(new Outgoing(link, message, promise));
@@ -352,6 +347,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void drainUnhurried() {
         unhurriedDrainScheduled.set(false); // before draining, as in drainQueuedWork
         drain();
+    }
+
+    /** A send on a closed link: the message is dropped, and the future fails. */
+    private ChannelFuture refused(PeerLink link, Object message) {
+        ReferenceCountUtil.release(message);
+        return channel.newFailedFuture(new IOException("link to " + link.hostId() + " is closed"));
     }
 
     private ChannelFuture queue(PeerLink link, Object message) {

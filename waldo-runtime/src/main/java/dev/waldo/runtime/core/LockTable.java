@@ -63,15 +63,6 @@ final class LockTable {
             }
         }
 
-        /** The held locks that may overlap {@code lock}: all of them for a whole lock, else its key's and the whole ones. */
-        Iterable<LockId> overlapping(LockId lock) {
-            if (lock.isWhole()) {
-                return holders.keySet();
-            }
-            List<LockId> found = new ArrayList<>(byKey.getOrDefault(lock.key(), Set.of()));
-            found.addAll(byKey.getOrDefault(null, Set.of()));
-            return found;
-        }
         final List<Waiter> waiting = new ArrayList<>();
         /** Requests the running phase admitted ahead of an outranking waiter. */
         int overtakes;
@@ -98,16 +89,28 @@ final class LockTable {
         if (locks == null) {
             return blockers;
         }
-        for (LockId held : locks.overlapping(lock)) {
-            if (held.conflictsWith(lock)) {
-                for (TxnRecord holder : locks.holders.get(held)) {
+        if (lock.isWhole()) {
+            addConflicting(locks, locks.holders.keySet(), txn, lock, blockers);
+        } else {
+            // Only the same key and the whole variable overlap a key lock (see LockId.overlaps).
+            addConflicting(locks, locks.byKey.getOrDefault(lock.key(), Set.of()), txn, lock, blockers);
+            addConflicting(locks, locks.byKey.getOrDefault(null, Set.of()), txn, lock, blockers);
+        }
+        return blockers;
+    }
+
+    /** Adds to {@code blockers} the holders other than {@code txn} of those of {@code held} that conflict with {@code lock}. */
+    private static void addConflicting(VarLocks locks, Set<LockId> held, TxnRecord txn, LockId lock,
+                                       List<TxnRecord> blockers) {
+        for (LockId one : held) {
+            if (one.conflictsWith(lock)) {
+                for (TxnRecord holder : locks.holders.get(one)) {
                     if (holder != txn && !blockers.contains(holder)) {
                         blockers.add(holder);
                     }
                 }
             }
         }
-        return blockers;
     }
 
     /**
