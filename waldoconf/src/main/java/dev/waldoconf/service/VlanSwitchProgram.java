@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,15 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class VlanSwitchProgram implements DeviceService.Program<SwitchPart> {
     private static final Logger LOG = LoggerFactory.getLogger(VlanSwitchProgram.class);
-
-    /** Every VLAN id, whose change counters the service starts at zero. */
-    private static final WList<Double> VLAN_IDS = new WList<>();
-
-    static {
-        for (int id = 1; id <= Vlan.MAX_ID; id++) {
-            VLAN_IDS.add((double) id);
-        }
-    }
 
     private final String name;
     private final VlanTableAdapter adapter;
@@ -111,7 +104,19 @@ public final class VlanSwitchProgram implements DeviceService.Program<SwitchPart
                     Instant.ofEpochSecond(trial.deadlineEpochSeconds()));
         }
         service.restore(WaldoState.names(intended), WaldoState.members(intended), WaldoState.pvids(intended), trials,
-                portsOf(intended), VLAN_IDS);
+                portsOf(intended), vlansOf(intended));
+    }
+
+    /**
+     * The VLANs {@code state} names (its VLANs and the PVIDs' VLANs), whose change counters the
+     * service starts at zero; a change counts any other VLAN it brings as it sets it.
+     */
+    private static WList<Double> vlansOf(SwitchState state) {
+        SortedSet<Integer> ids = new TreeSet<>(state.vlans().keySet());
+        ids.addAll(state.pvids().values());
+        WList<Double> vlans = new WList<>();
+        ids.forEach(id -> vlans.add((double) id));
+        return vlans;
     }
 
     /** Ports 1 to the highest the switch has a PVID or a membership for, whose change counters the service starts at zero. */
@@ -125,6 +130,13 @@ public final class VlanSwitchProgram implements DeviceService.Program<SwitchPart
             ports.add((double) port);
         }
         return ports;
+    }
+
+    /** The VLANs whose change counters the service holds now, committed (a VLAN gets them at its first change). */
+    SortedSet<Integer> countedVlans() {
+        SortedSet<Integer> ids = new TreeSet<>();
+        service.committed(VlanSwitch.COUNTED_VLANS).keySet().forEach(id -> ids.add(id.intValue()));
+        return ids;
     }
 
     @Override

@@ -106,6 +106,26 @@ class OutOfBandChangeTest {
         assertSurvivedAndApplied();
     }
 
+    /**
+     * VLAN 60 made by someone else after the services started, with the plan's own name: the plan
+     * only adds its port, so its change sets no name of VLAN 60. The service counts the VLAN at
+     * that first change (its counters exist only for the VLANs it found at start).
+     */
+    @Test
+    void aVlanMadeOutsideWaldoConfSinceTheServicesStartedTakesThePlansPorts() throws Exception {
+        for (SimulatedSwitch sw : lab.switches()) {
+            createOutOfBand(sw, 60, "p60");
+        }
+
+        ApplyResult result = served.apply(served.preview(served.plan(P60)), true);
+
+        assertThat(result.outcome()).as(result.message()).isEqualTo(ApplyResult.Outcome.COMMITTED);
+        for (SimulatedSwitch sw : lab.switches()) {
+            assertThat(served.read(sw.name()).vlans().get(60)).as("VLAN 60 on %s", sw.name())
+                    .isEqualTo(new Vlan(60, "p60", new TreeSet<>(Set.of(20)), new TreeSet<>()));
+        }
+    }
+
     private void assertSurvivedAndApplied() throws Exception {
         SwitchState after = served.read(first().name());
         assertThat(after.vlans().get(50)).as("VLAN 50, made outside WaldoConf").isNotNull()
