@@ -151,7 +151,6 @@ class ListAppendRunTest {
                         .withGroupCommit(true));
         CheckResult result = runAndCheck("fast-group-commit", RUN);
         assertValid(result);
-        printRoutes("fast-group-commit");
         assertThat(workload.fastCommits()).as("fast commits").isPositive()
                 .isEqualTo(workload.committed(ListAppendWorkload.Route.CALLS_ONE_STORE));
         assertThat(workload.committed(ListAppendWorkload.Route.CALLS_ACROSS_STORES))
@@ -278,7 +277,6 @@ class ListAppendRunTest {
         assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
                 .isEmpty();
         assertValid(result);
-        printRoutes("faults-fast-group-commit");
         faults.assertRanToItsEnd();
         assertThat(faults.kindsInjected()).as("faults injected").contains(FaultSchedule.Kind.KILL_STORE,
                 FaultSchedule.Kind.KILL_CLIENT);
@@ -470,8 +468,8 @@ class ListAppendRunTest {
         long startedAt = System.nanoTime();
         CheckResult result = ListAppendChecker.check(history);
         long checkMs = (System.nanoTime() - startedAt) / 1_000_000;
-        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s%s", name, CLIENTS,
-                duration.toSeconds(), checkMs, result.summary(3),
+        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s%n  %s%s", name, CLIENTS,
+                duration.toSeconds(), checkMs, result.summary(3), routes(),
                 clients == null ? "" : System.lineSeparator() + "  faults: " + clients.log());
         System.out.println(figures);
         Files.writeString(OUTPUT.resolve("figures.txt"), figures + System.lineSeparator(),
@@ -485,16 +483,13 @@ class ListAppendRunTest {
         assertThat(result.committed()).as("committed transactions").isPositive();
     }
 
-    /** Prints (and appends to the figures) how this JVM's client's committed transactions ended, and its fast commits. */
-    private void printRoutes(String name) throws IOException {
-        StringBuilder line = new StringBuilder(name + ": this JVM's client committed");
+    /** How this JVM's client's committed transactions ended, and how many of them by fast commit. */
+    private String routes() {
+        StringBuilder line = new StringBuilder("this JVM's client committed");
         for (ListAppendWorkload.Route route : ListAppendWorkload.Route.values()) {
             line.append(' ').append(route).append('=').append(workload.committed(route));
         }
-        line.append(", fast commits=").append(workload.fastCommits());
-        System.out.println(line);
-        Files.writeString(OUTPUT.resolve("figures.txt"), "  " + line + System.lineSeparator(),
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return line.append(", fast commits=").append(workload.fastCommits()).toString();
     }
 
     private long committedInvokedAfter(long nanos) {
