@@ -25,9 +25,12 @@ import java.util.List;
  * <pre>
  * java dev.waldo.check.ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE
  *     [--seconds N] [--clients N] [--keys-per-store N] [--seed N] [--id-base N] [--value-base N]
- *     [--read-only-percent N] [--tls]
+ *     [--read-only-percent N] [--by-calls-percent N] [--group-commit] [--tls]
  *     [--decisions GROUP]
  * </pre>
+ * {@code --read-only-percent} and {@code --by-calls-percent} are {@link ListAppendWorkload.Settings}'
+ * {@code readOnlyPercent} and {@code byCallsPercent} (the latter turns fast commit on);
+ * {@code --group-commit} opens the transaction log for group commit.
  * {@code STORES-FILE} has a line {@code host:port incarnation} per store
  * ({@link #writeStores}); the process reads it again every 200 ms and
  * reconnects to each store whose incarnation went up. It prints
@@ -44,8 +47,8 @@ public final class ClientProcess {
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
             System.err.println("usage: ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE [--seconds N] [--clients N]"
-                    + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--read-only-percent N] [--tls]"
-                    + " [--decisions GROUP]");
+                    + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--read-only-percent N]"
+                    + " [--by-calls-percent N] [--group-commit] [--tls] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(4, args.length);
@@ -54,7 +57,8 @@ public final class ClientProcess {
         ListAppendWorkload.Settings settings = new ListAppendWorkload.Settings((int) number(flags, "--clients", 4),
                 (int) number(flags, "--keys-per-store", 4), 4, 64, number(flags, "--seed", 1),
                 (int) number(flags, "--id-base", 0), number(flags, "--value-base", 0),
-                (int) number(flags, "--read-only-percent", 0));
+                (int) number(flags, "--read-only-percent", 0), (int) number(flags, "--by-calls-percent", 0),
+                flags.contains("--group-commit"));
         Thread.ofPlatform().daemon().name("parent-watch").start(ClientProcess::haltWhenParentGone);
         List<InetSocketAddress> addresses = stores.stream().map(Store::address).toList();
         ListAppendWorkload.Journal journal = History.journal(Path.of(args[2]));
@@ -74,7 +78,8 @@ public final class ClientProcess {
         System.out.flush();
         workload.run(Duration.ofSeconds(number(flags, "--seconds", 60)), Integer.MAX_VALUE);
         System.out.println("DONE committed=" + workload.committed() + " failed=" + workload.failed()
-                + " indeterminate=" + workload.indeterminate() + " unexpected=" + workload.unexpectedErrors());
+                + " indeterminate=" + workload.indeterminate() + " fastCommits=" + workload.fastCommits()
+                + " unexpected=" + workload.unexpectedErrors());
         System.out.flush();
         Runtime.getRuntime().halt(0);  // without closing: the journal holds all, and a close may wait on stores
     }

@@ -43,6 +43,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * reads, and runs read-only ({@code Host.readOnly}) on a client host with snapshot reads on:
  * it takes no locks on the stores and validates its reads at prepare.
  *
+ * <p>With {@link Settings#byCallsPercent} above 0, that share of the transactions runs through
+ * {@code ClientDesk.runByCalls} (Public calls only, no early vote) on a client host with
+ * Walter's fast commit on: half of them on one store, which commits them alone, half across
+ * stores, which fall back to two-phase commit ({@link Route}).
+ *
  * <p>An outcome is {@code FAILED} only when the runtime said the transaction
  * was backed out ({@link TransactionAbortedException}). A
  * {@link NetworkException} is indeterminate, as an "info" operation is in
@@ -70,18 +75,49 @@ public final class ListAppendWorkload implements AutoCloseable {
      *     below 2^53: Waldo numbers are doubles)
      * @param readOnlyPercent the share of transactions, in percent, that only read and run
      *     read-only with snapshot reads (0: none, and snapshot reads stay off)
+     * @param byCallsPercent the share of the other transactions, in percent, that end on a Public
+     *     call instead of the one-round-trip sequence, half of them on one store, with fast commit
+     *     on in the client host (0: none, and fast commit stays off)
+     * @param groupCommit whether the client host's storage group-commits ({@code Storage.Commit.GROUP})
      */
     public record Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed,
-                           int idBase, long valueBase, int readOnlyPercent) {
+                           int idBase, long valueBase, int readOnlyPercent, int byCallsPercent,
+                           boolean groupCommit) {
         /** Settings for the only client host of a run. */
         public Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed) {
-            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0, 0);
+            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0, 0, 0, false);
         }
 
         /** These settings with {@code percent} of the transactions read-only, read through snapshot reads. */
         public Settings withReadOnly(int percent) {
-            return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase, percent);
+            return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase, percent,
+                    byCallsPercent, groupCommit);
         }
+
+        /**
+         * These settings with {@code percent} of the transactions ending on Public calls, half of them on
+         * one store, and fast commit on.
+         */
+        public Settings withByCalls(int percent) {
+            return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase,
+                    readOnlyPercent, percent, groupCommit);
+        }
+
+        /** These settings with the client host's storage group-committing, or not. */
+        public Settings withGroupCommit(boolean on) {
+            return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase,
+                    readOnlyPercent, byCallsPercent, on);
+        }
+    }
+
+    /** How a transaction ends, and so how it commits. */
+    public enum Route {
+        /** {@code ClientDesk.run}: the last operation is the sequence step that carries the prepare. */
+        LAST_OP,
+        /** {@code ClientDesk.runByCalls} on one store: fast commit applies, that store decides alone. */
+        CALLS_ONE_STORE,
+        /** {@code ClientDesk.runByCalls} on two stores or more: two-phase commit, no early vote. */
+        CALLS_ACROSS_STORES
     }
 
     /**
@@ -97,8 +133,8 @@ public final class ListAppendWorkload implements AutoCloseable {
     private record Pending(int id, int process, long invokedAt, List<MicroOp> ops) {
     }
 
-    /** One transaction's operations, and whether it runs read-only. */
-    private record Drawn(List<MicroOp> ops, boolean readOnly) {
+    /** One transaction's operations, whether it runs read-only, and how it ends. */
+    private record Drawn(List<MicroOp> ops, boolean readOnly, Route route) {
     }
 
     /** {@code stores[i]} is store i's ListStore; {@code desks[i]} this host's ClientDesk connected to store i. */
@@ -131,6 +167,9 @@ public final class ListAppendWorkload implements AutoCloseable {
     private final Map<Integer, Pending> running = new ConcurrentHashMap<>();
     private final AtomicInteger committed = new AtomicInteger();
     private final AtomicInteger readOnlyCommitted = new AtomicInteger();
+    private final Map<Route, AtomicInteger> committedByRoute = new java.util.EnumMap<>(Map.of(
+            Route.LAST_OP, new AtomicInteger(), Route.CALLS_ONE_STORE, new AtomicInteger(),
+            Route.CALLS_ACROSS_STORES, new AtomicInteger()));
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger indeterminate = new AtomicInteger();
     /** How many transactions ended without committing, by why: the abort reason, or "unreachable". */
@@ -146,6 +185,7 @@ public final class ListAppendWorkload implements AutoCloseable {
         this.nextValue = new AtomicLong(settings.valueBase() + 1);
         this.nextId = new AtomicInteger(settings.idBase());
         net.host().useSnapshotReads(settings.readOnlyPercent() > 0);
+        net.host().useFastCommit(settings.byCallsPercent() > 0);
     }
 
     /**
@@ -167,7 +207,7 @@ public final class ListAppendWorkload implements AutoCloseable {
     public static ListAppendWorkload connect(String hostId, List<InetSocketAddress> storeAddresses, Path stateDir,
             boolean tls, boolean durable, Settings settings, Journal journal) {
         NetHost net = NetHost.start(StoreServer.hostConfig(hostId, stateDir, tls), Structs::create,
-                storage(stateDir, durable));
+                storage(stateDir, durable, settings));
         return connect(net, storeAddresses, settings, journal);
     }
 
@@ -179,13 +219,18 @@ public final class ListAppendWorkload implements AutoCloseable {
     public static ListAppendWorkload connect(String hostId, List<InetSocketAddress> storeAddresses, Path stateDir,
             boolean tls, boolean durable, Settings settings, Journal journal, DecisionRegister register) {
         NetHost net = NetHost.start(StoreServer.hostConfig(hostId, stateDir, tls), Structs::create,
-                storage(stateDir, durable), register);
+                storage(stateDir, durable, settings), register);
         return connect(net, storeAddresses, settings, journal);
     }
 
-    /** The client host's transaction records: {@code stateDir/transactions} if {@code durable}, else in memory. */
-    private static Storage storage(Path stateDir, boolean durable) {
-        return durable ? FileStorage.open(stateDir.resolve("transactions")) : new InMemoryStorage();
+    /**
+     * The client host's transaction records: {@code stateDir/transactions} if {@code durable}, else
+     * in memory; group-committed if the settings say so (in memory, the host's group commit runs
+     * as on a disk, its fsyncs modelled).
+     */
+    private static Storage storage(Path stateDir, boolean durable, Settings settings) {
+        Storage.Commit commit = settings.groupCommit() ? Storage.Commit.GROUP : Storage.Commit.EACH;
+        return durable ? FileStorage.open(stateDir.resolve("transactions"), commit) : new InMemoryStorage(commit);
     }
 
     /**
@@ -260,6 +305,19 @@ public final class ListAppendWorkload implements AutoCloseable {
     /** Read-only transactions committed so far (see {@link Settings#readOnlyPercent}). */
     public int readOnlyCommitted() {
         return readOnlyCommitted.get();
+    }
+
+    /** Transactions committed so far that ended by {@code route}. */
+    public int committed(Route route) {
+        return committedByRoute.get(route).get();
+    }
+
+    /**
+     * Transactions of this host (and of this workload's connections, {@link #storeRestarted}) that
+     * committed by fast commit so far: {@code Host.fastCommits()}.
+     */
+    public long fastCommits() {
+        return net.host().fastCommits();
     }
 
     /** Transactions that failed so far. */
@@ -342,13 +400,11 @@ public final class ListAppendWorkload implements AutoCloseable {
         Outcome outcome;
         List<MicroOp> observed = ops;
         try {
-            ClientDesk desk = current.desks().get(storeOf(ops.get(ops.size() - 1).key()));
-            WList<WList<Double>> results = drawn.readOnly()
-                    ? net.host().readOnly(() -> desk.run(program, current.stores()))
-                    : desk.run(program, current.stores());
+            WList<WList<Double>> results = invoke(drawn, program, current);
             observed = withResults(ops, results);
             outcome = Outcome.OK;
             committed.incrementAndGet();
+            committedByRoute.get(drawn.route()).incrementAndGet();
             if (drawn.readOnly()) {
                 readOnlyCommitted.incrementAndGet();
             }
@@ -372,15 +428,33 @@ public final class ListAppendWorkload implements AutoCloseable {
     }
 
     /**
+     * Runs {@code program} as {@code drawn} says: on the desk connected to the store of its last
+     * operation, through {@code run} (read-only, or not) or {@code runByCalls}.
+     */
+    private WList<WList<Double>> invoke(Drawn drawn, WList<Op> program, Links current) {
+        List<MicroOp> ops = drawn.ops();
+        ClientDesk desk = current.desks().get(storeOf(ops.get(ops.size() - 1).key()));
+        if (drawn.readOnly()) {
+            return net.host().readOnly(() -> desk.run(program, current.stores()));
+        }
+        return drawn.route() == Route.LAST_OP ? desk.run(program, current.stores())
+                : desk.runByCalls(program, current.stores());
+    }
+
+    /**
      * 2 to maxOpsPerTxn operations, each an append or a read of a random key, in each store's
      * current run; a read-only transaction's ({@link Settings#readOnlyPercent} of them) only reads.
+     * Of the others, {@link Settings#byCallsPercent} end on Public calls, half of them on one
+     * store and half on two or more.
      */
     private Drawn generate(Random random) {
         List<MicroOp> ops = new ArrayList<>();
         boolean readOnly = random.nextInt(100) < settings.readOnlyPercent();
+        Route route = readOnly ? Route.LAST_OP : route(random);
         int count = 2 + random.nextInt(Math.max(1, settings.maxOpsPerTxn() - 1));
+        int first = random.nextInt(incarnations.length());
         for (int i = 0; i < count; i++) {
-            int store = random.nextInt(incarnations.length());
+            int store = storeFor(route, i, first, random);
             String slot = "s" + store + "r" + incarnations.get(store) + "k" + random.nextInt(settings.keysPerStore());
             AtomicInteger appends = slotAppends.computeIfAbsent(slot, s -> new AtomicInteger());
             if (!readOnly && random.nextBoolean()) {
@@ -390,7 +464,29 @@ public final class ListAppendWorkload implements AutoCloseable {
                 ops.add(MicroOp.read(slot + "g" + appends.get() / settings.appendsPerKey(), null));
             }
         }
-        return new Drawn(ops, readOnly);
+        return new Drawn(ops, readOnly, route);
+    }
+
+    /** How a transaction that writes ends (nothing drawn while {@link Settings#byCallsPercent} is 0). */
+    private Route route(Random random) {
+        if (settings.byCallsPercent() == 0 || random.nextInt(100) >= settings.byCallsPercent()) {
+            return Route.LAST_OP;
+        }
+        return random.nextBoolean() || incarnations.length() < 2 ? Route.CALLS_ONE_STORE : Route.CALLS_ACROSS_STORES;
+    }
+
+    /**
+     * The store of operation {@code index}: {@code first} for every one of a transaction on one
+     * store; another than {@code first} for the second of one across stores; else any.
+     */
+    private int storeFor(Route route, int index, int first, Random random) {
+        int stores = incarnations.length();
+        return switch (route) {
+            case CALLS_ONE_STORE -> first;
+            case CALLS_ACROSS_STORES -> index == 0 ? first
+                    : index == 1 ? (first + 1 + random.nextInt(stores - 1)) % stores : random.nextInt(stores);
+            case LAST_OP -> index == 0 ? first : random.nextInt(stores);
+        };
     }
 
     private static int storeOf(String key) {

@@ -9,6 +9,7 @@ import dev.waldo.net.NetConfig;
 import dev.waldo.net.NetHost;
 import dev.waldo.net.Security;
 import dev.waldo.runtime.storage.FileStorage;
+import dev.waldo.runtime.storage.Storage;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -22,8 +23,8 @@ import java.util.List;
  * is killed.
  *
  * <pre>
- * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--broken-scheduler]
- *     [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]
+ * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit]
+ *     [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]
  * </pre>
  * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
  * a store killed with {@code -9} and started again with the same id, state directory and
@@ -32,6 +33,8 @@ import java.util.List;
  * --incarnation} numbers the run, and the store backs out every operation meant for another.
  * {@code --optimistic} makes the store validate optimistically instead of locking
  * ({@code Host.useOptimisticConcurrency}, Tribune's OCC).
+ * {@code --group-commit} opens the log for group commit ({@code Storage.Commit.GROUP}): one fsync
+ * covers the records of every transaction written before it began.
  * {@code --decisions GROUP} has the store's outcomes settled by the replicated decision register
  * of that group ({@code DecisionGroup.spec()}: {@code ID@NAME=HOST:PORT,...}), which its clients
  * must use too.
@@ -53,8 +56,8 @@ public final class StoreServer {
     /** Starts the store; see the class comment for the arguments. */
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--broken-scheduler]"
-                    + " [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]");
+            System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit]"
+                    + " [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(2, args.length);
@@ -67,7 +70,8 @@ public final class StoreServer {
         }
         Path stateDir = Path.of(args[1]);
         NetConfig config = hostConfig(args[0], stateDir, flags.contains("--tls"));
-        FileStorage storage = FileStorage.open(stateDir.resolve("transactions"));
+        FileStorage storage = FileStorage.open(stateDir.resolve("transactions"),
+                flags.contains("--group-commit") ? Storage.Commit.GROUP : Storage.Commit.EACH);
         String decisions = valueAfter(flags, "--decisions", "a value");
         NetHost net = decisions == null ? NetHost.start(config, Structs::create, storage)
                 : NetHost.start(config, Structs::create, storage,

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 1000) set the run under faults. The long run documented in the README
  * raises them. Every run's history is kept in {@code
  * target/check/NAME.history} and its figures are appended to {@code
- * target/check/figures.txt}.
+ * target/check/figures.txt}. {@code -Dcheck.optimistic=true}, {@code
+ * -Dcheck.groupCommit=true} and {@code -Dcheck.byCallsPercent=N} turn an option
+ * on in every run (see {@link #withOptions}).
  */
 class ListAppendRunTest {
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("check.seconds", 6));
@@ -49,6 +51,8 @@ class ListAppendRunTest {
     private static final Duration EXTENSION = Duration.ofSeconds(5);
     /** At most this many extensions: a minute on a machine so crowded that a round of faults takes that long. */
     private static final int MAX_EXTENSIONS = 12;
+    /** The share of transactions ending on Public calls in the runs with fast commit (half of them on one store). */
+    private static final int BY_CALLS_PERCENT = 50;
 
     @TempDir
     Path dir;
@@ -133,6 +137,29 @@ class ListAppendRunTest {
     }
 
     /**
+     * Walter's fast commit and group commit under the checker: half of the transactions end on
+     * Public calls (no early vote), half of those on one store, with fast commit on in the client
+     * host, so that store commits them alone; the rest, across stores or ending on the sequence
+     * step, go through two-phase commit. Every store's log (and the client's, in memory) group-
+     * commits. The client host's count of fast commits must be exactly its committed transactions
+     * on one store by calls: not 0 (the option applied), and none across stores (they fell back).
+     */
+    @Test
+    void fastCommitAndGroupCommitStayStrictlySerializable() throws Exception {
+        workload = connect(startStores(4, "--group-commit"),
+                new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 8).withByCalls(BY_CALLS_PERCENT)
+                        .withGroupCommit(true));
+        CheckResult result = runAndCheck("fast-group-commit", RUN);
+        assertValid(result);
+        assertThat(workload.fastCommits()).as("fast commits").isPositive()
+                .isEqualTo(workload.committed(ListAppendWorkload.Route.CALLS_ONE_STORE));
+        assertThat(workload.committed(ListAppendWorkload.Route.CALLS_ACROSS_STORES))
+                .as("transactions by calls across stores, committed by two-phase commit").isPositive();
+        assertThat(workload.committed(ListAppendWorkload.Route.LAST_OP))
+                .as("transactions ending on the sequence step, their store voting early").isPositive();
+    }
+
+    /**
      * Paxos Commit's replicated decisions under the checker: three decision replicas (Raft, in
      * this JVM on loopback), and every store and the client settle their outcomes with them
      * ({@code --decisions}). The history must stay strictly serializable.
@@ -143,7 +170,7 @@ class ListAppendRunTest {
         register = RatisDecisionRegister.connect(replicas.group);
         List<InetSocketAddress> addresses = startStores(4, "--decisions", replicas.group.spec());
         workload = ListAppendWorkload.connect(addresses, dir.resolve("client"), register,
-                new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 6));
+                withOptions(new ListAppendWorkload.Settings(CLIENTS, 4, 4, APPENDS_PER_KEY, 6)));
         CheckResult result = runAndCheck("replicated-decisions", RUN);
         assertValid(result);
         assertThat(result.summary(0)).as("transactions committed through the register").doesNotContain("(0 committed,");
@@ -175,7 +202,7 @@ class ListAppendRunTest {
     @Test
     void faultsKeepHistoriesStrictlySerializable() throws Exception {
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults("faults", 5, true, FAULT_SEED, 0);
+        FaultSchedule faults = startUnderFaults("faults", true, faultSettings(5, FAULT_SEED));
         CheckResult result = runUnderFaults("faults", run, faults);
         // The schedule and every client's choices follow from the seed (the machine's timing does not).
         assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
@@ -198,7 +225,7 @@ class ListAppendRunTest {
         replicas = LoopbackReplicas.start(3, dir.resolve("decisions"));
         register = RatisDecisionRegister.connect(replicas.group);
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults("faults-decisions", 5, false, FAULT_SEED, 0, "--decisions",
+        FaultSchedule faults = startUnderFaults("faults-decisions", false, faultSettings(5, FAULT_SEED), "--decisions",
                 replicas.group.spec());
         CheckResult result = runUnderFaults("faults-decisions", run, faults);
         assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
@@ -219,7 +246,8 @@ class ListAppendRunTest {
     @Test
     void faultsWithSnapshotReadsKeepHistoriesStrictlySerializable() throws Exception {
         Duration run = RUN.plus(FAULT_RUN_EXTRA);
-        FaultSchedule faults = startUnderFaults("faults-snapshot-reads", 5, false, FAULT_SEED, 40);
+        FaultSchedule faults = startUnderFaults("faults-snapshot-reads", false,
+                faultSettings(5, FAULT_SEED).withReadOnly(40));
         CheckResult result = runUnderFaults("faults-snapshot-reads", run, faults);
         assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
                 .isEmpty();
@@ -230,10 +258,40 @@ class ListAppendRunTest {
                 .isPositive();
     }
 
+    /**
+     * The same faults with fast commit and group commit: both client hosts run half of their
+     * transactions by calls (half of those on one store, committed there alone), and every store
+     * and the client process log with group commit. A store killed with {@code -9} after it
+     * logged a fast commit answers the delegation again from its log; a client process killed
+     * while its delegations are out learns their outcome from the stores' owed commits, and
+     * group-committed drains never reach the disk when their host dies before the fsync. The
+     * history must stay strictly serializable, and this JVM's client must have committed by fast
+     * commit.
+     */
+    @Test
+    void faultsWithFastCommitAndGroupCommitKeepHistoriesStrictlySerializable() throws Exception {
+        Duration run = RUN.plus(FAULT_RUN_EXTRA);
+        FaultSchedule faults = startUnderFaults("faults-fast-group-commit", false,
+                faultSettings(5, FAULT_SEED).withByCalls(BY_CALLS_PERCENT).withGroupCommit(true), "--group-commit");
+        CheckResult result = runUnderFaults("faults-fast-group-commit", run, faults);
+        assertThat(result.anomalies()).as("reproduce with: -Dcheck.seed=%d; %s", FAULT_SEED, result.summary(10))
+                .isEmpty();
+        assertValid(result);
+        faults.assertRanToItsEnd();
+        assertThat(faults.kindsInjected()).as("faults injected").contains(FaultSchedule.Kind.KILL_STORE,
+                FaultSchedule.Kind.KILL_CLIENT);
+        assertThat(workload.fastCommits()).as("fast commits").isPositive();
+        assertThat(workload.committed(ListAppendWorkload.Route.CALLS_ACROSS_STORES))
+                .as("transactions by calls across stores, committed by two-phase commit").isPositive();
+        assertThat(committedInvokedAfter(faults.lastHealedAt())).as("commits after the last fault healed")
+                .isPositive();
+    }
+
     /** The control: a scheduler that releases locks before the decision, under the same faults, is caught. */
     @Test
     void brokenSchedulerIsCaughtWithACycleUnderFaults() throws Exception {
-        FaultSchedule faults = startUnderFaults("broken-scheduler", 2, false, 4, 0, "--broken-scheduler");
+        FaultSchedule faults = startUnderFaults("broken-scheduler", false, faultSettings(2, 4),
+                "--broken-scheduler");
         // A cold start commits few transactions; the run goes on (the history grows) until it
         // shows a cycle, for at most five runs' time, faults injected all along.
         Thread injecting = faults.start(RUN.multipliedBy(5));
@@ -248,14 +306,21 @@ class ListAppendRunTest {
         assertThat(faults.kindsInjected()).as("faults injected").isNotEmpty();
     }
 
+    /** The settings of this JVM's client host in a run under faults: {@code keysPerStore}, and {@code seed}. */
+    private static ListAppendWorkload.Settings faultSettings(int keysPerStore, long seed) {
+        return new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4, APPENDS_PER_KEY, seed);
+    }
+
     /**
      * Three stores (with {@code flags}) each behind a proxy, this JVM's client host and a client
      * process connected through the proxies, and a fault schedule ready to start. Both client hosts
      * journal to {@code target/check/journals-NAME}, so that a run that fails keeps its history,
-     * and run {@code readOnlyPercent} of their transactions read-only with snapshot reads.
+     * and use {@code settings}' keys per store, read-only and by-calls shares and group commit (the
+     * client process its own seed and 4 clients); the schedule draws from {@code settings}' seed.
      */
-    private FaultSchedule startUnderFaults(String name, int keysPerStore, boolean tls, long seed, int readOnlyPercent,
+    private FaultSchedule startUnderFaults(String name, boolean tls, ListAppendWorkload.Settings requested,
             String... flags) throws IOException, InterruptedException {
+        ListAppendWorkload.Settings settings = withOptions(requested);
         Path journals = OUTPUT.resolve("journals-" + name);
         if (Files.exists(journals)) {
             try (var old = Files.list(journals)) {
@@ -265,7 +330,7 @@ class ListAppendRunTest {
             }
         }
         Files.createDirectories(journals);
-        List<String> storeFlags = withOptimistic(flags);
+        List<String> storeFlags = withOptions(flags);
         if (tls) {
             storeFlags.add("--tls");
         }
@@ -276,20 +341,14 @@ class ListAppendRunTest {
             proxies.add(proxy);
             proxied.add(proxy.address());
         }
-        ListAppendWorkload.Settings settings = new ListAppendWorkload.Settings(CLIENTS, keysPerStore, 4,
-                APPENDS_PER_KEY, seed).withReadOnly(readOnlyPercent);
         ListAppendWorkload.Journal journal = History.journal(journals.resolve("client.journal"));
         workload = register == null
                 ? ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false, settings, journal)
                 : ListAppendWorkload.connect("client", proxied, dir.resolve("client"), tls, false, settings, journal,
                         register);
-        // The client process settles with the stores' register too, and reads snapshots as this one does.
-        List<String> clientFlags = new ArrayList<>(List.of("--read-only-percent", String.valueOf(readOnlyPercent)));
-        if (register != null) {
-            clientFlags.addAll(List.of("--decisions", replicas.group.spec()));
-        }
-        FaultSchedule faults = new FaultSchedule(seed, FAULT_PAUSE_MS, dir, journals, OUTPUT.resolve("logs"), stores,
-                storeFlags, clientFlags, proxies, workload, tls, keysPerStore);
+        FaultSchedule faults = new FaultSchedule(settings.seed(), FAULT_PAUSE_MS, dir, journals,
+                OUTPUT.resolve("logs"), stores, storeFlags, clientProcessFlags(settings), proxies, workload, tls,
+                settings.keysPerStore());
         clients = faults;
         faults.startClientProcess();
         return faults;
@@ -317,13 +376,52 @@ class ListAppendRunTest {
         return check(name, Duration.ofNanos(System.nanoTime() - startedAt), new History(all));
     }
 
-    /** The store flags, plus {@code --optimistic} when {@code -Dcheck.optimistic=true} asks for it. */
-    private static List<String> withOptimistic(String... flags) {
+    /**
+     * The client process's flags: it settles with the stores' register too, and reads snapshots,
+     * runs by calls with fast commit and group-commits as this JVM's client host does.
+     */
+    private List<String> clientProcessFlags(ListAppendWorkload.Settings settings) {
+        List<String> flags = new ArrayList<>(List.of("--read-only-percent", String.valueOf(settings.readOnlyPercent()),
+                "--by-calls-percent", String.valueOf(settings.byCallsPercent())));
+        if (settings.groupCommit()) {
+            flags.add("--group-commit");
+        }
+        if (register != null) {
+            flags.addAll(List.of("--decisions", replicas.group.spec()));
+        }
+        return flags;
+    }
+
+    /**
+     * The store flags, plus {@code --optimistic} when {@code -Dcheck.optimistic=true} asks for it
+     * and {@code --group-commit} when {@code -Dcheck.groupCommit=true} does.
+     */
+    private static List<String> withOptions(String... flags) {
         List<String> storeFlags = new ArrayList<>(List.of(flags));
         if (Boolean.getBoolean("check.optimistic") && !storeFlags.contains("--optimistic")) {
             storeFlags.add("--optimistic");
         }
+        if (Boolean.getBoolean("check.groupCommit") && !storeFlags.contains("--group-commit")) {
+            storeFlags.add("--group-commit");
+        }
         return storeFlags;
+    }
+
+    /**
+     * A client host's settings, with group commit when {@code -Dcheck.groupCommit=true} asks for it
+     * and {@code -Dcheck.byCallsPercent=N} of the transactions by calls, fast commit on, unless the
+     * test chose a share.
+     */
+    private static ListAppendWorkload.Settings withOptions(ListAppendWorkload.Settings settings) {
+        ListAppendWorkload.Settings chosen = settings;
+        if (Boolean.getBoolean("check.groupCommit")) {
+            chosen = chosen.withGroupCommit(true);
+        }
+        int byCalls = Integer.getInteger("check.byCallsPercent", 0);
+        if (byCalls > 0 && chosen.byCallsPercent() == 0) {
+            chosen = chosen.withByCalls(byCalls);
+        }
+        return chosen;
     }
 
     private static boolean hasCycle(CheckResult result) {
@@ -332,12 +430,13 @@ class ListAppendRunTest {
     }
 
     /**
-     * Starts the stores with {@code flags}; with {@code -Dcheck.optimistic=true} every store of
-     * every run validates optimistically ({@code --optimistic}), the runs under faults included.
+     * Starts the stores with {@code flags}, and the options of {@link #withOptions(String...)}:
+     * with {@code -Dcheck.optimistic=true} every store of every run validates optimistically
+     * ({@code --optimistic}), the runs under faults included.
      */
     private List<InetSocketAddress> startStores(int count, String... flags) throws IOException,
             InterruptedException {
-        List<String> storeFlags = withOptimistic(flags);
+        List<String> storeFlags = withOptions(flags);
         for (int i = 0; i < count; i++) {
             stores.add(FaultSchedule.startStore(OUTPUT.resolve("logs"), dir, i, storeFlags));
         }
@@ -349,7 +448,7 @@ class ListAppendRunTest {
     }
 
     private ListAppendWorkload connect(List<InetSocketAddress> addresses, ListAppendWorkload.Settings settings) {
-        return ListAppendWorkload.connect(addresses, dir.resolve("client"), false, settings);
+        return ListAppendWorkload.connect(addresses, dir.resolve("client"), false, withOptions(settings));
     }
 
     private History history;
@@ -369,8 +468,8 @@ class ListAppendRunTest {
         long startedAt = System.nanoTime();
         CheckResult result = ListAppendChecker.check(history);
         long checkMs = (System.nanoTime() - startedAt) / 1_000_000;
-        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s%s", name, CLIENTS,
-                duration.toSeconds(), checkMs, result.summary(3),
+        String figures = String.format("%s: %d clients, %d s, checked in %d ms: %s%n  %s%s", name, CLIENTS,
+                duration.toSeconds(), checkMs, result.summary(3), routes(),
                 clients == null ? "" : System.lineSeparator() + "  faults: " + clients.log());
         System.out.println(figures);
         Files.writeString(OUTPUT.resolve("figures.txt"), figures + System.lineSeparator(),
@@ -382,6 +481,15 @@ class ListAppendRunTest {
         assertThat(result.anomalies()).as(result.summary(10)).isEmpty();
         assertThat(workload.unexpectedErrors()).as("errors other than backed-out transactions").isEmpty();
         assertThat(result.committed()).as("committed transactions").isPositive();
+    }
+
+    /** How this JVM's client's committed transactions ended, and how many of them by fast commit. */
+    private String routes() {
+        StringBuilder line = new StringBuilder("this JVM's client committed");
+        for (ListAppendWorkload.Route route : ListAppendWorkload.Route.values()) {
+            line.append(' ').append(route).append('=').append(workload.committed(route));
+        }
+        return line.append(", fast commits=").append(workload.fastCommits()).toString();
     }
 
     private long committedInvokedAfter(long nanos) {

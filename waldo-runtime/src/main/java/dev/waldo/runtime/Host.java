@@ -255,6 +255,15 @@ public final class Host implements AutoCloseable {
     }
 
     /**
+     * How many transactions started on this host in this run committed by fast commit
+     * ({@link #useFastCommit}); those that went through two-phase commit do not count. Tells
+     * whether, and how often, the option applies to a workload.
+     */
+    public long fastCommits() {
+        return inCore(core::fastCommits);
+    }
+
+    /**
      * Turns snapshot reads on or off (the default) for the read-only transactions started on this
      * host ({@link #readOnly}): on, such a transaction takes no lock on any host it reads, so it
      * never waits for a writer that is running or preparing (a slow device push, say) and never

@@ -103,6 +103,29 @@ class OneRoundTripTest {
         assertThat(partnerLink.sent()).containsExactly("Reply", "Vote");
     }
 
+    /**
+     * {@link Host#fastCommits} counts the roots committed by delegation, and only those: with fast
+     * commit on, a root whose partner voted in the last call's reply, or that holds a lock on its
+     * own host too, goes through two-phase commit and does not count; nor does the partner's side.
+     */
+    @Test
+    void fastCommitsCountsOnlyTheRootsTheOtherHostCommittedAlone() {
+        root.host().useFastCommit(true);
+        root.atomically("addThere", ctx -> ctx.call(partner.ref(), "add", "y", 1.0));
+        assertThat(root.host().fastCommits()).as("a write on the only other host, delegated").isEqualTo(1);
+
+        root.bump(1); // the partner step carries the prepare: its vote came in the reply
+        root.atomically("addHereAndThere", ctx -> {
+            root.add$(ctx, "z", 1.0); // a lock on the root's own host
+            return ctx.call(partner.ref(), "add", "y", 1.0);
+        });
+        root.atomically("addThereAgain", ctx -> ctx.call(partner.ref(), "add", "y", 1.0));
+
+        assertThat(partner.y.committed()).isEqualTo(3.0);
+        assertThat(root.host().fastCommits()).as("two delegated of four committed").isEqualTo(2);
+        assertThat(partner.host().fastCommits()).as("the delegate's side").isZero();
+    }
+
     /** A transaction whose data all live on its root's host commits there without two-phase commit: no message at all. */
     @Test
     void aTransactionOnTheRootsOwnDataSendsNoMessage() {

@@ -34,6 +34,8 @@ final class Coordinator {
      * can be in doubt any more.
      */
     private final Map<TxnId, Set<Integer>> loggedCommits = new HashMap<>();
+    /** Roots started here that their one other host committed alone (fast commit), since this run began. */
+    private long fastCommits;
 
     /** A commit or backout decision still owed to some hosts. */
     private static final class Undelivered {
@@ -308,6 +310,7 @@ final class Coordinator {
         root.result = Result.COMMITTED;
         root.committedAt = ++state.clock;
         root.awaiting.clear();
+        fastCommits++;
         state.sendUnhurried(delegate, new Message.Ack(root.attempt));
         TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
@@ -327,6 +330,11 @@ final class Coordinator {
         record.acksOwed.add(state.host);
         participant.backoutLocal(record);
         finishIfAcknowledged(root);
+    }
+
+    /** See {@link HostCore#fastCommits}. */
+    long fastCommits() {
+        return fastCommits;
     }
 
     /**

@@ -657,6 +657,15 @@ public final class HostCore {
         return locking.waitingRequests();
     }
 
+    /**
+     * How many roots started here committed by fast commit ({@link #useFastCommit}: their one
+     * other host decided alone) since this core was made; roots that went through two-phase
+     * commit do not count. A measure of how often the option applies.
+     */
+    public long fastCommits() {
+        return coordinator.fastCommits();
+    }
+
     /** See {@link Coordinator#decisionsOwed}. */
     public int decisionsOwed() {
         return coordinator.decisionsOwed();
