@@ -75,6 +75,12 @@ final class LockTable {
     }
 
     private final Map<VarKey, VarLocks> vars = new HashMap<>();
+    /**
+     * The variables whose running phase overtook a waiter: the only ones {@link #agePhases} has
+     * to look at. Every host ticks 20 times a second, and walking every busy variable on each
+     * tick was 8% of a 1,000-switch site agent's CPU during an apply.
+     */
+    private final Set<VarLocks> phased = new LinkedHashSet<>(); // in insertion order: simulations replay by seed
     private final boolean phasing;
 
     /** A table that runs phases of commuting requests, or with {@code phasing} false one that never does. */
@@ -130,6 +136,7 @@ final class LockTable {
         }
         if (phasing && lock.mode() != LockMode.WRITE && locks.overtakes < PHASE_CAP && phaseRunning(locks, lock)) {
             locks.overtakes++;
+            phased.add(locks);
             return true;
         }
         return false;
@@ -225,6 +232,7 @@ final class LockTable {
         if (locks.holders.isEmpty()) {
             locks.overtakes = 0;
             locks.phaseAge = 0;
+            phased.remove(locks);
         }
         List<Waiter> byRank = new ArrayList<>(locks.waiting);
         byRank.sort(LockTable::compareRank);
@@ -238,6 +246,7 @@ final class LockTable {
         }
         if (locks.idle()) {
             vars.remove((VarKey) variable);
+            phased.remove(locks);
         }
         return granted;
     }
@@ -250,8 +259,8 @@ final class LockTable {
      */
     List<Map.Entry<TxnRecord, LockId>> agePhases() {
         List<Map.Entry<TxnRecord, LockId>> overdue = new ArrayList<>();
-        for (VarLocks locks : vars.values()) {
-            if (locks.overtakes == 0 || locks.waiting.isEmpty()) {
+        for (VarLocks locks : phased) {
+            if (locks.waiting.isEmpty()) {
                 continue;
             }
             if (++locks.phaseAge >= PHASE_TICKS) {
