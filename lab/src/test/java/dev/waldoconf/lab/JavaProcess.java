@@ -114,10 +114,14 @@ public final class JavaProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    /** Sends a signal ({@code STOP} freezes the process, {@code CONT} lets it go on). */
+    /**
+     * Sends a signal ({@code STOP} freezes the process, {@code CONT} lets it go on). A process
+     * that is gone by then is left alone: a frozen one can still be killed (its command timed out,
+     * or it was closed), and there is nothing left to thaw.
+     */
     public void signal(String name) throws IOException, InterruptedException {
         int exit = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
-        if (exit != 0) {
+        if (exit != 0 && process.isAlive()) {
             throw new IOException("kill -" + name + " " + process.pid() + " exited with " + exit);
         }
     }
