@@ -46,7 +46,6 @@ public record LockId(long object, String variable, Object key, LockMode mode) {
         return new LockId(object, variable, key, mode);
     }
 
-    /** True for a whole-variable lock. */
     /**
      * Written out rather than generated: lock ids are hashed on every lock request and release
      * (held sets, the lock table's indexes), and the record's generated hashCode and equals cost
@@ -56,7 +55,7 @@ public record LockId(long object, String variable, Object key, LockMode mode) {
     @Override
     public int hashCode() {
         int hash = 31 * Long.hashCode(object) + variable.hashCode();
-        hash = 31 * hash + (key == null ? 0 : key.hashCode());
+        hash = 31 * hash + Objects.hashCode(key);
         return 31 * hash + mode.ordinal();
     }
 
@@ -66,6 +65,7 @@ public record LockId(long object, String variable, Object key, LockMode mode) {
                 && variable.equals(that.variable) && Objects.equals(key, that.key);
     }
 
+    /** True for a whole-variable lock. */
     public boolean isWhole() {
         return key == null;
     }
