@@ -65,14 +65,26 @@ final class WireMessages {
             case Message.Vote vote -> frame.setVote(Vote.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setVerdictValue(vote.verdict().ordinal()).setReason(vote.reason() == null ? "" : vote.reason())
                     .setUnbound(!vote.bound()));
-            case Message.Commit ignored -> frame.setCommit(Commit.newBuilder().setTxnHost(host).setTxnSerial(serial));
+            case Message.Commit commit -> {
+                Commit.Builder wire = Commit.newBuilder().setTxnHost(host).setTxnSerial(serial);
+                if (commit.stamp() != 0) {
+                    wire.setStampBefore(clock - commit.stamp());
+                }
+                frame.setCommit(wire);
+            }
             case Message.Backout ignored -> frame.setBackout(Backout.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Ack ignored -> frame.setAck(Ack.newBuilder().setTxnHost(host).setTxnSerial(serial));
             case Message.Query query -> frame.setQuery(Query.newBuilder().setTxnHost(host).setTxnSerial(serial)
                     .setAsked(query.asked()));
             case Message.Delegate ignored -> frame.setDelegate(Delegate.newBuilder().setTxnHost(host).setTxnSerial(serial));
-            case Message.Answer answer -> frame.setAnswer(Answer.newBuilder().setTxnHost(host).setTxnSerial(serial)
-                    .setOutcomeValue(answer.outcome().ordinal()).setAsked(answer.asked()));
+            case Message.Answer answer -> {
+                Answer.Builder wire = Answer.newBuilder().setTxnHost(host).setTxnSerial(serial)
+                        .setOutcomeValue(answer.outcome().ordinal()).setAsked(answer.asked());
+                if (answer.stamp() != 0) {
+                    wire.setStampBefore(clock - answer.stamp());
+                }
+                frame.setAnswer(wire);
+            }
         }
     }
 
@@ -162,12 +174,13 @@ final class WireMessages {
             case PREPARE -> new Message.Prepare(txn(frame.getPrepare().getTxnHost(), frame.getPrepare().getTxnSerial()),
                     aliases.receiverAnd(frame.getPrepare().getParticipantsList()));
             case VOTE -> decodeVote(frame.getVote());
-            case COMMIT -> new Message.Commit(txn(frame.getCommit().getTxnHost(), frame.getCommit().getTxnSerial()));
+            case COMMIT -> new Message.Commit(txn(frame.getCommit().getTxnHost(), frame.getCommit().getTxnSerial()),
+                    frame.getCommit().hasStampBefore() ? clock - frame.getCommit().getStampBefore() : 0);
             case BACKOUT -> new Message.Backout(txn(frame.getBackout().getTxnHost(), frame.getBackout().getTxnSerial()));
             case ACK -> new Message.Ack(txn(frame.getAck().getTxnHost(), frame.getAck().getTxnSerial()));
             case QUERY -> new Message.Query(txn(frame.getQuery().getTxnHost(), frame.getQuery().getTxnSerial()),
                     frame.getQuery().getAsked());
-            case ANSWER -> decodeAnswer(frame.getAnswer());
+            case ANSWER -> decodeAnswer(frame.getAnswer(), clock);
             case DELEGATE -> new Message.Delegate(txn(frame.getDelegate().getTxnHost(), frame.getDelegate().getTxnSerial()));
             case HELLO -> throw new ProtocolViolationException("peer sent a second Hello");
             case HEARTBEAT, ATTACH, ATTACHED, OPEN, OPENED, CLOSE -> throw new IllegalStateException(frame.getBodyCase()
@@ -251,12 +264,13 @@ final class WireMessages {
         return new Message.Vote(txn(vote.getTxnHost(), vote.getTxnSerial()), verdict, reason, !vote.getUnbound());
     }
 
-    private Message decodeAnswer(Answer answer) {
+    private Message decodeAnswer(Answer answer, long clock) {
         if (answer.getOutcome() == Answer.Outcome.UNRECOGNIZED) {
             throw new ProtocolViolationException("answer with unknown outcome " + answer.getOutcomeValue());
         }
         return new Message.Answer(txn(answer.getTxnHost(), answer.getTxnSerial()),
-                Message.Outcome.values()[answer.getOutcomeValue()], answer.getAsked());
+                Message.Outcome.values()[answer.getOutcomeValue()], answer.getAsked(),
+                answer.hasStampBefore() ? clock - answer.getStampBefore() : 0);
     }
 
     private Map<String, Object> changes(List<Entry> entries) {

@@ -307,6 +307,16 @@ public final class Host implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether appends to this host's lists share their lock (with abstract locks on): yes, unless
+     * outcomes are settled by a {@link DecisionRegister}. Shared appends install in the order of
+     * their commits' stamps, which a participant that learns a commit from the register alone
+     * would not know (the register keeps the outcome, not the stamp), so there they stay exclusive.
+     */
+    public boolean appendsShare() {
+        return register == null;
+    }
+
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
     public boolean abstractLocks() {
         return abstractLocks;

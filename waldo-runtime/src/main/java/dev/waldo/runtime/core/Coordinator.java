@@ -315,7 +315,7 @@ final class Coordinator {
         TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
         record.acksOwed.add(state.host);
-        participant.installLocal(record); // the body's print output, and nothing else
+        participant.commitLocal(record, root.committedAt); // the body's print output, and nothing else
         finishIfAcknowledged(root);
     }
 
@@ -406,22 +406,23 @@ final class Coordinator {
     private void commit(RootRecord root) {
         root.phase = RootRecord.Phase.DECIDED;
         root.result = Result.COMMITTED;
-        root.committedAt = ++state.clock;
+        root.committedAt = ++state.clock; // above every vote's clock: the commit's stamp (see AppendOrder)
+        state.committedAt(root.attempt, root.committedAt);
         root.ticksSinceSend = 0;
         root.awaiting.clear();
         if (!root.participants.isEmpty() && !readOnly(root)) {
             // Persist before you send: a restart must re-send this decision, and must not presume abort.
-            state.persist(new StorageRecord.Committed(root.attempt, root.participants));
+            state.persist(new StorageRecord.Committed(root.attempt, root.participants, root.committedAt));
             Set<Integer> unacknowledged = new TreeSet<>(root.participants);
             unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
             loggedCommits.put(root.attempt, unacknowledged);
         }
-        tellParticipants(root, new Message.Commit(root.attempt), root.bound);
+        tellParticipants(root, new Message.Commit(root.attempt, root.committedAt), root.bound);
         // The root's own install counts like a participant's: its bindings must finish too.
         TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
         record.acksOwed.add(state.host);
-        participant.installLocal(record);
+        participant.commitLocal(record, root.committedAt);
         finishIfAcknowledged(root);
     }
 
@@ -583,7 +584,8 @@ final class Coordinator {
     void restore(StorageRecord.Committed committed) {
         state.ended.put(committed.txn(), true);
         loggedCommits.put(committed.txn(), new TreeSet<>(committed.participants()));
-        Message decision = new Message.Commit(committed.txn());
+        state.committedAt(committed.txn(), committed.stamp());
+        Message decision = new Message.Commit(committed.txn(), committed.stamp());
         for (int participant : CoreState.inOrder(committed.participants())) {
             owe(decision, participant);
             if (!state.down.contains(participant)) {
@@ -705,7 +707,8 @@ final class Coordinator {
         if (root.phase == RootRecord.Phase.VOTING) {
             return new Message.Prepare(root.attempt, CoreState.namedTo(participant, root.participants));
         }
-        return root.result == Result.COMMITTED ? new Message.Commit(root.attempt) : new Message.Backout(root.attempt);
+        return root.result == Result.COMMITTED ? new Message.Commit(root.attempt, root.committedAt)
+                : new Message.Backout(root.attempt);
     }
 
     int undeliveredDecisions() {

@@ -53,6 +53,13 @@ final class CoreState {
             return size() > TOMBSTONES;
         }
     };
+    /** The stamps of commits known here ({@link Message.Commit#stamp()}), for answers to queries. */
+    private final Map<TxnId, Long> commitStamps = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TxnId, Long> eldest) {
+            return size() > TOMBSTONES;
+        }
+    };
     private List<StorageRecord> persist = new ArrayList<>();
     private List<Envelope> messages = new ArrayList<>();
     private List<Decision> decisions = new ArrayList<>();
@@ -62,6 +69,18 @@ final class CoreState {
         this.resendTicks = Math.max(1, resendTicks);
         this.serialBase = serialBase;
         this.serials = serialBase;
+    }
+
+    /** Notes the stamp of {@code txn}'s commit, if known (not 0). */
+    void committedAt(TxnId txn, long stamp) {
+        if (stamp != 0) {
+            commitStamps.put(txn, stamp);
+        }
+    }
+
+    /** The stamp of {@code txn}'s commit, or 0 if not known here. */
+    long commitStamp(TxnId txn) {
+        return commitStamps.getOrDefault(txn, 0L);
     }
 
     Outbox drain() {

@@ -420,13 +420,13 @@ public final class HostCore {
             case Message.Vote vote -> coordinator.onVote(from, vote);
             case Message.Commit commit -> {
                 if (!coordinator.onDelegatedCommit(from, commit.txn())) {
-                    participant.onCommit(from, commit.txn());
+                    participant.onCommit(from, commit);
                 }
             }
             case Message.Delegate delegate -> participant.onDelegate(from, delegate.txn());
             case Message.Backout backout -> participant.onBackout(from, backout.txn());
             case Message.Ack ack -> coordinator.onAck(from, ack.txn());
-            case Message.Query query -> state.send(from, new Message.Answer(query.txn(), outcomeOf(query.txn()), query.asked()));
+            case Message.Query query -> answer(from, query);
             case Message.Answer answer -> {
                 participant.onAnswer(answer);
                 locking.snapshots.onAnswer(from, answer);
@@ -444,6 +444,13 @@ public final class HostCore {
     private Message.Outcome outcomeOf(TxnId txn) {
         Message.Outcome outcome = coordinator.outcomeOf(txn);
         return outcome == null ? Message.Outcome.UNDECIDED : outcome;
+    }
+
+    /** Answers a query with what this host knows, and a commit's stamp if it knows that. */
+    private void answer(int from, Message.Query query) {
+        Message.Outcome outcome = outcomeOf(query.txn());
+        long stamp = outcome == Message.Outcome.COMMITTED ? state.commitStamp(query.txn()) : 0;
+        state.send(from, new Message.Answer(query.txn(), outcome, query.asked(), stamp));
     }
 
     // ---- reads outside transactions ------------------------------------------------------------

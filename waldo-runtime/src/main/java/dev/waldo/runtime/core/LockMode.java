@@ -4,7 +4,7 @@ package dev.waldo.runtime.core;
  * How an attempt uses what it locks. Claret's abstract locks (Holt et al.):
  * operations that commute under their type's meaning take modes that are
  * compatible with each other, so two transactions incrementing one counter hold
- * it at once instead of one waiting for (or wounding) the other. Each add is
+ * it at once instead of one waiting for (or wounding) the other. Each add or append is
  * recorded as a delta and applied to the committed value at install, so both count.
  *
  * <p>Compatibility (two different attempts, overlapping locks):
@@ -13,19 +13,16 @@ package dev.waldo.runtime.core;
  *   READ      yes    -     -     -
  *   WRITE      -     -     -     -
  *   ADD        -     -    yes    -
- *   APPEND     -     -     -     -
+ *   APPEND     -     -     -    yes
  * </pre>
  * A read of the value conflicts with the commuting modes: the value it would
  * see depends on which of the concurrent deltas were installed first.
  *
- * <p>Appends do not share. A sum is the same whatever order its adds were
- * installed in; a list is not. Two transactions that both append to lists on two
- * hosts are installed in the order their commits arrive at each host, which may
- * differ between the hosts: one list then has T's element first and the other
- * U's, and no serial order gives both (waldo-check's list-append run found such
- * a G0 cycle under delayed links). An APPEND still reads nothing (the attempt
- * records a delta, and the key's presence is all it relies on), so it costs no
- * read, but it is exclusive.
+ * <p>A sum is the same whatever order its adds were installed in; a list is not. Two
+ * transactions that both append to lists on two hosts must land in the same order on both,
+ * so shared appends install in the order of their commits' stamps ({@link AppendOrder}),
+ * not in the order their commits arrive (which may differ between the hosts: waldo-check's
+ * list-append run found such a G0 cycle under delayed links when appends shared without it).
  */
 public enum LockMode {
     /** Reads the value: shared with other readers. */
@@ -34,7 +31,7 @@ public enum LockMode {
     WRITE,
     /** Adds to a Number ({@code +=}, {@code -=}) without reading it. */
     ADD,
-    /** Appends to a List without reading it: exclusive, since the order of appends shows (see above). */
+    /** Appends to a List without reading it: shared, installed in commit-stamp order (see above). */
     APPEND;
 
     /**
@@ -51,7 +48,7 @@ public enum LockMode {
         if (READS_COMMUTE && this != WRITE && other != WRITE && (this == READ || other == READ)) {
             return true;
         }
-        return this == other && (this == READ || this == ADD);
+        return this == other && this != WRITE;
     }
 
     /** True if holding this mode makes a request for {@code requested} on the same lock unnecessary. */

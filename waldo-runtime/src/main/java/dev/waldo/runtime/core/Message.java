@@ -91,8 +91,17 @@ public sealed interface Message {
     record Vote(TxnId txn, Verdict verdict, String reason, boolean bound) implements Message {
     }
 
-    /** Phase two: install the attempt's effects and release its locks. */
-    record Commit(TxnId txn) implements Message {
+    /**
+     * Phase two: install the attempt's effects and release its locks. {@code stamp} is the
+     * coordinator's Lamport clock when it decided, above every yes vote's: the order in which
+     * every participant installs commuting appends to one list ({@link AppendOrder}). 0 means
+     * unknown (a commit that orders nothing).
+     */
+    record Commit(TxnId txn, long stamp) implements Message {
+        /** A commit that carries no stamp: installs no shared append in any particular order. */
+        public Commit(TxnId txn) {
+            this(txn, 0);
+        }
     }
 
     /** Discard the attempt's effects and release its locks, prepared or not. */
@@ -118,11 +127,19 @@ public sealed interface Message {
         }
     }
 
-    /** The answer to a {@link Query}, with the query's {@code asked} number. */
-    record Answer(TxnId txn, Outcome outcome, long asked) implements Message {
-        /** An answer to a query that carried no number. */
+    /**
+     * The answer to a {@link Query}, with the query's {@code asked} number. A COMMITTED answer
+     * carries the commit's {@code stamp} (see {@link Commit}) if the answerer knows it, else 0.
+     */
+    record Answer(TxnId txn, Outcome outcome, long asked, long stamp) implements Message {
+        /** An answer that carries no commit stamp. */
+        public Answer(TxnId txn, Outcome outcome, long asked) {
+            this(txn, outcome, asked, 0);
+        }
+
+        /** An answer to a query that carried no number, with no commit stamp. */
         public Answer(TxnId txn, Outcome outcome) {
-            this(txn, outcome, 0);
+            this(txn, outcome, 0, 0);
         }
     }
 

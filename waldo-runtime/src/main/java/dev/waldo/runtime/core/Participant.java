@@ -56,6 +56,10 @@ final class Participant {
     private final Set<TxnId> forgetOnAck = new HashSet<>();
     private final Set<TxnId> heuristicallyCommitted = new HashSet<>();
     private final Set<TxnId> heuristicallyBackedOut = new HashSet<>();
+    /** Installs shared appends in the order of their commits' stamps. */
+    private final AppendOrder appendOrder = new AppendOrder();
+    /** True while {@link #installReleased} installs: an install it makes does not start another round. */
+    private boolean releasing;
     private int heuristicHazards;
 
     Participant(CoreState state, Locking locking) {
@@ -163,7 +167,10 @@ final class Participant {
             state.persist(new StorageRecord.Committed(record.id, Set.of(record.coordinator)));
         }
         coordinator.delegatedCommitLogged(record.id, record.coordinator);
-        installLocal(record);
+        if (AppendOrder.appends(record)) {
+            stampVote(record); // deciding alone, its vote's stamp is its commit's
+        }
+        commitLocal(record, record.preparedAt);
     }
 
     /**
@@ -234,6 +241,9 @@ final class Participant {
             backoutLocal(record);
             return;
         }
+        if (yes && AppendOrder.appends(record)) {
+            stampVote(record);
+        }
         if (yes && !record.snapshot && (record.coordinator != state.host || !record.peers.isEmpty())) {
             // A coordinator logs its own part too: a restart must finish it like any participant's.
             // A read-only attempt has nothing to finish after a restart: its vote is not logged.
@@ -247,6 +257,12 @@ final class Participant {
         if (record.coordinator != state.host && state.down.contains(record.coordinator)) {
             coordinatorLost(record);
         }
+    }
+
+    /** Places an appender's yes vote in the order of shared appends: at this host's clock, now. */
+    private void stampVote(TxnRecord record) {
+        record.preparedAt = ++state.clock;
+        appendOrder.voted(record);
     }
 
     /**
@@ -275,8 +291,10 @@ final class Participant {
     }
 
     private void deliverVote(TxnRecord record) {
+        // An appender's install may wait for others' (AppendOrder): the root's caller waits for it too.
+        boolean bound = record.finishLater || record.preparedAt != 0;
         Message.Vote vote = new Message.Vote(record.id, record.localVote, record.localReason,
-                record.finishLater && record.localVote == Verdict.YES);
+                bound && record.localVote == Verdict.YES);
         Message.Reply held = record.heldReply;
         if (held != null) {
             record.heldReply = null;
@@ -291,7 +309,8 @@ final class Participant {
 
     // ---- commit and backout ---------------------------------------------------------------
 
-    void onCommit(int from, TxnId txn) {
+    void onCommit(int from, Message.Commit commit) {
+        TxnId txn = commit.txn();
         TxnRecord record = state.txns.get(txn);
         if (record == null) {
             if (heuristicallyBackedOut.remove(txn)) {
@@ -301,7 +320,7 @@ final class Participant {
             return;
         }
         record.acksOwed.add(from);
-        installLocal(record);
+        commitLocal(record, commit.stamp());
     }
 
     void onBackout(int from, TxnId txn) {
@@ -348,13 +367,51 @@ final class Participant {
         end(record, false);
         state.decide(new Decision.Discard(record.id, record.prepared()));
         settle(record);
+        installReleased();
     }
 
-    void installLocal(TxnRecord record) {
+    /**
+     * The attempt committed, with the commit's {@code stamp} (0 if not known: a heuristic
+     * decision, or a peer that sent none): installs it now, or, if it appends to a list that an
+     * attempt ordered before it still appends to here, once that one ended ({@link AppendOrder}).
+     */
+    void commitLocal(TxnRecord record, long stamp) {
+        state.clock = Math.max(state.clock, stamp); // every vote from now on is stamped above it
+        state.committedAt(record.id, stamp);
+        record.commitStamp = stamp != 0 ? stamp : ++state.clock;
+        record.inDoubt = false; // decided: a held-back install waits for no coordinator
+        if (appendOrder.mayInstall(record)) {
+            installLocal(record);
+        } else {
+            installReleased(); // its stamp may put it after an install it held back while undecided
+        }
+    }
+
+    /** Installs the committed attempts whose turn came, as the ending of another released them. */
+    private void installReleased() {
+        if (releasing || !appendOrder.holdsBack()) {
+            return;
+        }
+        releasing = true;
+        try {
+            for (List<TxnRecord> ready = appendOrder.installable(); !ready.isEmpty(); ready = appendOrder.installable()) {
+                for (TxnRecord record : ready) {
+                    if (state.txns.get(record.id) == record && appendOrder.mayInstall(record)) {
+                        installLocal(record);
+                    }
+                }
+            }
+        } finally {
+            releasing = false;
+        }
+    }
+
+    private void installLocal(TxnRecord record) {
         locking.installed(record);
         end(record, true);
         state.decide(new Decision.Install(record.id));
         settle(record);
+        installReleased();
     }
 
     /**
@@ -363,6 +420,7 @@ final class Participant {
      * the log and the install would leave the install undone for good.
      */
     private void end(TxnRecord record, boolean committed) {
+        appendOrder.ended(record);
         state.txns.remove(record.id);
         state.ended.put(record.id, committed);
         if (record.logged) {
@@ -460,8 +518,8 @@ final class Participant {
      * never voted yes and so can veto), so ask them, and keep asking on ticks.
      */
     void coordinatorLost(TxnRecord record) {
-        if (record.state != State.PREPARED) {
-            return; // still preparing: vote() comes back here once the bindings voted
+        if (record.state != State.PREPARED || record.commitStamp != 0) {
+            return; // still preparing (vote() comes back here once the bindings voted), or committed
         }
         if (record.localVote != Verdict.YES) {
             backoutLocal(record);
@@ -513,12 +571,15 @@ final class Participant {
         if (record == null || !record.inDoubt) {
             return; // decided meanwhile, or an answer this host never needed
         }
+        if (answer.outcome() == Message.Outcome.COMMITTED && answer.stamp() == 0 && appendOrder.orders(record)) {
+            return; // an appender needs the commit's stamp to take its place: asked again on a later tick
+        }
         if (answer.outcome() != Message.Outcome.UNDECIDED && record.logged) {
             // The coordinator keeps its logged commit until every participant acknowledged it.
             record.acksOwed.add(record.coordinator);
         }
         switch (answer.outcome()) {
-            case COMMITTED -> installLocal(record);
+            case COMMITTED -> commitLocal(record, answer.stamp());
             case BACKED_OUT -> backoutLocal(record);
             case UNDECIDED -> { } // asked again on a later tick
         }
@@ -624,6 +685,9 @@ final class Participant {
                 record.held.add(lock);
                 locking.retake(record, lock);
             }
+            if (AppendOrder.appends(record)) {
+                appendOrder.voted(record); // with no stamp: it holds back every overlapping commit until decided
+            }
         }
         queryAll(record);
     }
@@ -651,7 +715,7 @@ final class Participant {
         }
         if (commit) {
             heuristicallyCommitted.add(txn);
-            installLocal(record);
+            commitLocal(record, 0); // a guess with no stamp: ordered after every commit this host knows
         } else {
             heuristicallyBackedOut.add(txn);
             backoutLocal(record);
@@ -661,7 +725,7 @@ final class Participant {
 
     /** Prepared here, coordinated elsewhere, and the coordinator is (or was, since the vote) unreachable. */
     private boolean lostCoordinator(TxnRecord record) {
-        return record.prepared() && record.coordinator != state.host
+        return record.prepared() && record.commitStamp == 0 && record.coordinator != state.host
                 && (record.inDoubt || state.down.contains(record.coordinator));
     }
 

@@ -64,11 +64,17 @@ public sealed interface StorageRecord {
 
     /**
      * The coordinator decided to commit {@code txn}, which {@code participants}
-     * (not the coordinator itself) must learn: logged before any Commit leaves.
+     * (not the coordinator itself) must learn: logged before any Commit leaves, with the
+     * commit's {@code stamp} (see {@link Message.Commit}), which a restart sends again unchanged.
      */
-    record Committed(TxnId txn, Set<Integer> participants) implements StorageRecord {
+    record Committed(TxnId txn, Set<Integer> participants, long stamp) implements StorageRecord {
         public Committed {
             participants = Set.copyOf(participants);
+        }
+
+        /** A commit logged without a stamp, as logs written before stamps existed hold. */
+        public Committed(TxnId txn, Set<Integer> participants) {
+            this(txn, participants, 0);
         }
     }
 

@@ -75,6 +75,14 @@ final class TxnRecord {
      * set on the root's host as it begins, and on a callee from the {@link Message.Call}.
      */
     boolean snapshot;
+    /**
+     * This host's clock when the attempt voted yes here holding an APPEND lock: the vote's place
+     * in the order of shared appends ({@link AppendOrder}); 0 for any other attempt, and for one
+     * restored from the log.
+     */
+    long preparedAt;
+    /** The stamp of the attempt's commit, once that arrived here; 0 before ({@link AppendOrder}). */
+    long commitStamp;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

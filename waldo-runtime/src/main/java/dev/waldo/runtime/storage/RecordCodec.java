@@ -99,6 +99,7 @@ final class RecordCodec {
                 case StorageRecord.Committed c -> {
                     header(out, COMMITTED, c.txn());
                     hosts(out, c.participants());
+                    out.writeLong(c.stamp());
                 }
                 case StorageRecord.Ended e -> {
                     header(out, ENDED, e.txn());
@@ -131,7 +132,8 @@ final class RecordCodec {
             TxnId txn = new TxnId(in.readInt(), in.readLong());
             return switch (type) {
                 case PREPARED -> prepared(in, txn);
-                case COMMITTED -> new StorageRecord.Committed(txn, hosts(in));
+                // A log written before commits carried stamps ends the record after the hosts.
+                case COMMITTED -> new StorageRecord.Committed(txn, hosts(in), in.available() >= Long.BYTES ? in.readLong() : 0);
                 case ENDED -> new StorageRecord.Ended(txn, in.readBoolean());
                 case FORGOTTEN -> new StorageRecord.Forgotten(txn);
                 default -> throw new StorageException("a storage record of unknown type " + type + " for attempt "

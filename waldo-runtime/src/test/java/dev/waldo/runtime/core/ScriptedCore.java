@@ -17,10 +17,10 @@ import java.util.Set;
  * <pre>
  * begin a T1            host a begins root T1 (on object 1)
  * snapshot a T1         T1, just begun or retried on a, is read-only and reads a snapshot
- * lock a T1 x [read]    T1 asks host a for variable x (exclusively, or to read it)
+ * lock a T1 x [read|append]  T1 asks host a for variable x (exclusively, to read it, or to append to it)
  * call a T1 b           T1, running on a, calls host b (the call is served by "serve")
  * last a T1 b           the same, marked as the root body's last call: it carries the prepare
- * serve b T1 x [read]   host b's served call of T1 locks x (if it can), then returns
+ * serve b T1 x [read|append]  host b's served call of T1 locks x (if it can), then returns
  * return b T1           the served call of T1 on b returns (after a later grant)
  * abandon b T1          the served call of T1 on b unwinds after a wound
  * done a T1             T1's root body on a returns; commit starts
@@ -204,10 +204,15 @@ final class ScriptedCore {
         collect();
     }
 
-    /** The lock of "lock" and "serve": the variable named third, read if a fourth word says so, else exclusive. */
+    /** The lock of "lock" and "serve": the variable named third, in the mode a fourth word says, else exclusive. */
     private static LockId lockOf(String[] words) {
-        boolean read = words.length > 4 && words[4].equals("read");
-        return LockId.whole(1, words[3], read ? LockMode.READ : LockMode.WRITE);
+        String mode = words.length > 4 ? words[4] : "write";
+        return LockId.whole(1, words[3], switch (mode) {
+            case "read" -> LockMode.READ;
+            case "append" -> LockMode.APPEND;
+            case "write" -> LockMode.WRITE;
+            default -> throw new IllegalArgumentException("unknown lock mode " + mode + " in " + String.join(" ", words));
+        });
     }
 
     private void settle(String host) {

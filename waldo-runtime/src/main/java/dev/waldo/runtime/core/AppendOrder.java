@@ -1,0 +1,132 @@
+package dev.waldo.runtime.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Installs shared appends to a list in the same order on every host: the order of their
+ * commits' stamps. Appends commute as Claret's abstract locks see them (neither reads the list),
+ * so two attempts may hold one list's APPEND lock at once; but a Waldo list is ordered, and two
+ * attempts that both append to lists on two hosts must land in the same order on both, or no
+ * serial order explains the lists (a G0 cycle).
+ *
+ * <p>The order is Lamport time. A participant's yes vote is stamped with its clock
+ * ({@link TxnRecord#preparedAt}); the coordinator decides after every vote reached it, so its
+ * clock then, the commit's stamp ({@link Message.Commit#stamp()}), is above every vote's; and a
+ * participant's clock passes the stamp when the commit arrives. Ties are broken by attempt id.
+ * A committed appender installs here only once every other attempt that holds an overlapping
+ * APPEND lock here is known to come after it:
+ * <ul>
+ *   <li>one committed with a greater stamp;</li>
+ *   <li>one that voted yes with a stamp at or above this commit's (its own commit's stamp will be
+ *       greater still);</li>
+ *   <li>one that has not voted: it votes later, above this host's clock, which passed this
+ *       commit's stamp when it arrived.</li>
+ * </ul>
+ * Any other, one that voted yes below the stamp and is undecided or committed with a smaller
+ * stamp, holds the install back until it ended here. Every host that holds both decides the same
+ * way, since the stamps and ids are the same everywhere. An install held back keeps its locks, so
+ * readers of the list, whose READ conflicts with APPEND, wait for it; and an appender's vote is
+ * bound (see {@link Message.Vote#bound()}), so the root's caller returns only once it installed:
+ * a transaction that begins after a commit returned can never be ordered before it.
+ *
+ * <p>A vote restored from the log after a restart has no stamp (0): it holds back every commit
+ * that overlaps it until it is decided, which is safe, only slower.
+ */
+final class AppendOrder {
+    /** Orders commits by stamp, then by attempt id, as every host does. */
+    private static final Comparator<TxnRecord> BY_COMMIT = Comparator.<TxnRecord>comparingLong(r -> r.commitStamp)
+            .thenComparingInt(r -> r.id.host()).thenComparingLong(r -> r.id.serial());
+
+    /** Attempts holding an APPEND lock here that voted yes, until they end here. */
+    private final Set<TxnRecord> voted = new LinkedHashSet<>();
+
+    /** True if {@code record} holds an APPEND lock here: its install may be ordered. */
+    static boolean appends(TxnRecord record) {
+        for (LockId lock : record.held) {
+            if (lock.mode() == LockMode.APPEND) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An attempt that holds an APPEND lock voted yes, with the stamp set in {@code record.preparedAt}. */
+    void voted(TxnRecord record) {
+        voted.add(record);
+    }
+
+    /** True if {@code record} takes part in the order here: it needs its commit's stamp to install. */
+    boolean orders(TxnRecord record) {
+        return voted.contains(record);
+    }
+
+    /** The attempt ended here (installed or backed out): it holds back nothing any more. */
+    void ended(TxnRecord record) {
+        voted.remove(record);
+    }
+
+    /** True if some commit waits here for its turn to install. */
+    boolean holdsBack() {
+        for (TxnRecord record : voted) {
+            if (record.commitStamp != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True if {@code committed}, whose commit stamp is set, may install now. */
+    boolean mayInstall(TxnRecord committed) {
+        for (TxnRecord other : voted) {
+            if (other != committed && before(other, committed) && overlap(other, committed)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The committed attempts that may install now, in the order they must install. */
+    List<TxnRecord> installable() {
+        List<TxnRecord> committed = new ArrayList<>();
+        for (TxnRecord record : voted) {
+            if (record.commitStamp != 0) {
+                committed.add(record);
+            }
+        }
+        committed.sort(BY_COMMIT);
+        List<TxnRecord> ready = new ArrayList<>();
+        for (TxnRecord record : committed) {
+            if (mayInstall(record)) {
+                ready.add(record);
+            }
+        }
+        return ready;
+    }
+
+    /** True if {@code other} may have to install before {@code committed} (see the class comment). */
+    private static boolean before(TxnRecord other, TxnRecord committed) {
+        if (other.commitStamp != 0) {
+            return BY_COMMIT.compare(other, committed) < 0;
+        }
+        return other.preparedAt < committed.commitStamp;
+    }
+
+    /** True if the two attempts hold APPEND locks here on a common list. */
+    private static boolean overlap(TxnRecord a, TxnRecord b) {
+        for (LockId mine : a.held) {
+            if (mine.mode() != LockMode.APPEND) {
+                continue;
+            }
+            for (LockId theirs : b.held) {
+                if (theirs.mode() == LockMode.APPEND && mine.overlaps(theirs)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
