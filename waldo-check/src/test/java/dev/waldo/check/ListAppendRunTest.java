@@ -95,9 +95,9 @@ class ListAppendRunTest {
 
     /**
      * Abstract locks under the checker: one key per store, so every client appends to and reads
-     * the same few lists. Appends take the APPEND mode (a delta that reads nothing; exclusive, as
-     * two appends to lists on two stores could be installed in different orders there), and reads
-     * wait for them. The history must stay strictly serializable.
+     * the same few lists. Appends take the APPEND mode (a delta that reads nothing), which they
+     * share, installed in the order of their commits' stamps on every store; reads wait for them.
+     * The history must stay strictly serializable.
      */
     @Test
     void hotKeysWithCommutingAppendsStayStrictlySerializable() throws Exception {
@@ -188,6 +188,23 @@ class ListAppendRunTest {
         CheckResult result = runAndCheck("broken-abstract-locks", RUN);
         for (int more = 0; more < 4 && !hasCycle(result); more++) {
             result = runAndCheck("broken-abstract-locks", RUN);
+        }
+        assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
+    }
+
+    /**
+     * The control for ordered appends: stores that install shared appends in the order their
+     * commits arrive ({@code --broken-append-order}), as they did before appends were ordered by
+     * their commits' stamps. Two stores, one hot key each: some pair of transactions that append
+     * to both lists lands in opposite orders on them, a write-write cycle.
+     */
+    @Test
+    void brokenAppendOrderIsCaughtWithACycle() throws Exception {
+        workload = connect(startStores(2, "--broken-append-order"),
+                new ListAppendWorkload.Settings(CLIENTS, 1, 4, APPENDS_PER_KEY, 11));
+        CheckResult result = runAndCheck("broken-append-order", RUN);
+        for (int more = 0; more < 4 && !hasCycle(result); more++) {
+            result = runAndCheck("broken-append-order", RUN);
         }
         assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
     }

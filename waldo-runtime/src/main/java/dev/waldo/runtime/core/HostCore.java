@@ -620,6 +620,15 @@ public final class HostCore {
 
     /**
      * Breaks this core on purpose, for the deterministic simulation's test that it catches a
+     * broken append order: shared appends install as their commits arrive, not in the order of
+     * their stamps ({@link AppendOrder}). Never call it elsewhere.
+     */
+    void breakByInstallingAppendsAsTheyArrive() {
+        participant.breakAppendOrder();
+    }
+
+    /**
+     * Breaks this core on purpose, for the deterministic simulation's test that it catches a
      * broken fast commit: a delegated attempt is committed without logging it. Never call it elsewhere.
      */
     void breakBySkippingDelegatedCommitLog() {

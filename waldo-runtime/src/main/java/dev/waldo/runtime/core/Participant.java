@@ -387,6 +387,11 @@ final class Participant {
         }
     }
 
+    /** See {@link HostCore#breakByInstallingAppendsAsTheyArrive}. */
+    void breakAppendOrder() {
+        appendOrder.unordered = true;
+    }
+
     /** Installs the committed attempts whose turn came, as the ending of another released them. */
     private void installReleased() {
         if (releasing || !appendOrder.holdsBack()) {

@@ -46,12 +46,12 @@ public final class ClaretBenchmark {
 
             Reading: exclusive locks serialize the transactions that share a hot key for as long as
             each holds it (its remaining calls, think times and commit), and wound-wait retries the
-            younger ones; abstract locks let the increments run together, so the gain grows with the
-            skew and with the time a transaction holds its keys. Appends no longer share (a list's
-            order would show two hosts installing them in different orders; see LockMode), so the
-            half of the operations that append still queue on a hot key, and a transaction that
-            appends holds up the others there. With no think time both are bound by the CPU of the
-            shared 2-core machine, not by locks, and the gain is small.
+            younger ones; abstract locks let the increments and the appends run together, so the
+            gain grows with the skew and with the time a transaction holds its keys. Appends to one
+            list install in the order of their commits' stamps (see AppendOrder): a commit that
+            reaches the store before an earlier-stamped one waits for it, and its root for its
+            install. With no think time both are bound by the CPU of the shared 2-core machine,
+            not by locks, and the gain is small.
             """;
 
     /** What one mode achieved in one run. */
@@ -131,7 +131,7 @@ public final class ClaretBenchmark {
                 Result on = run(true, thinkMicros, skew);
                 String setting = "| " + zipf.strip() + " | " + thinkMicros + " µs ";
                 row(report, setting, "off (exclusive)", off, "");
-                row(report, setting, "on (ADD shared)", on,
+                row(report, setting, "on (ADD, APPEND shared)", on,
                         String.format("**%.1f×**", on.perSecond() / off.perSecond()));
             }
         }

@@ -140,7 +140,7 @@ public final class RubisBenchmark {
                 Result on = run(true, thinkMicros, skew, RUN);
                 String setting = "| " + zipf.strip() + " | " + thinkMicros + " µs ";
                 row(report, setting, "off (exclusive)", off, "");
-                row(report, setting, "on (ADD shared)", on,
+                row(report, setting, "on (ADD, APPEND shared)", on,
                         String.format("**%.1f×**", on.perSecond() / off.perSecond()));
             }
         }
@@ -153,10 +153,9 @@ public final class RubisBenchmark {
 
                 Reading: with exclusive locks every bid on a hot item waits for (or wounds) the bid
                 before it for as long as that one holds the item (its later calls, think times and
-                commit); with abstract locks the increments of concurrent bids commute and the max is
-                only read unless the bid is higher, which on a hot item soon is rare, but the appends to
-                the item's list of bids still queue (an append is exclusive, since the order of a
-                list shows), so bids on one item still pass one at a time through that call.
+                commit); with abstract locks the appends and increments of concurrent bids commute
+                (the appends install in the order of their commits' stamps, see AppendOrder) and the
+                max is only read unless the bid is higher, which on a hot item soon is rare.
                 """);
         BenchReport.publish(report.toString(), args);
     }
