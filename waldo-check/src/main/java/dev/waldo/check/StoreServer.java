@@ -24,8 +24,7 @@ import java.util.List;
  *
  * <pre>
  * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit]
- *     [--broken-scheduler] [--broken-abstract-locks] [--broken-append-order] [--port N] [--incarnation N]
- *     [--decisions GROUP]
+ *     [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]
  * </pre>
  * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
  * a store killed with {@code -9} and started again with the same id, state directory and
@@ -44,9 +43,6 @@ import java.util.List;
  * is wrong on purpose, so that a test can see the checker catch it.
  * {@code --broken-abstract-locks} makes reads compatible with concurrent
  * appends ({@code waldo.test.readsCommute}): abstract locks wrong on purpose.
- * {@code --broken-append-order} installs shared appends in the order their commits arrive instead
- * of their stamps' ({@code waldo.test.appendsUnordered}): two stores may then order two
- * transactions' appends differently.
  */
 public final class StoreServer {
     /** Heartbeat period of the workload's hosts: short, so that a lost link is noticed within the run. */
@@ -61,8 +57,7 @@ public final class StoreServer {
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
             System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit]"
-                    + " [--broken-scheduler] [--broken-abstract-locks] [--broken-append-order] [--port N]"
-                    + " [--incarnation N] [--decisions GROUP]");
+                    + " [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(2, args.length);
@@ -72,9 +67,6 @@ public final class StoreServer {
         }
         if (flags.contains("--broken-abstract-locks")) {
             System.setProperty("waldo.test.readsCommute", "true");
-        }
-        if (flags.contains("--broken-append-order")) {
-            System.setProperty("waldo.test.appendsUnordered", "true");
         }
         Path stateDir = Path.of(args[1]);
         NetConfig config = hostConfig(args[0], stateDir, flags.contains("--tls"));

@@ -193,23 +193,6 @@ class ListAppendRunTest {
     }
 
     /**
-     * The control for ordered appends: stores that install shared appends in the order their
-     * commits arrive ({@code --broken-append-order}), as they did before appends were ordered by
-     * their commits' stamps. Two stores, one hot key each: some pair of transactions that append
-     * to both lists lands in opposite orders on them, a write-write cycle.
-     */
-    @Test
-    void brokenAppendOrderIsCaughtWithACycle() throws Exception {
-        workload = connect(startStores(2, "--broken-append-order"),
-                new ListAppendWorkload.Settings(CLIENTS, 1, 4, APPENDS_PER_KEY, 11));
-        CheckResult result = runAndCheck("broken-append-order", RUN);
-        for (int more = 0; more < 4 && !hasCycle(result); more++) {
-            result = runAndCheck("broken-append-order", RUN);
-        }
-        assertThat(hasCycle(result)).as("a cycle among: %s", result.summary(10)).isTrue();
-    }
-
-    /**
      * TLS on, and a {@link FaultSchedule} (seeded) that delays, cuts and black-holes the links of
      * both client hosts, kills stores with {@code -9} and restarts them on their transaction logs,
      * and kills the client process with {@code -9} in the middle of its transactions and restarts

@@ -38,12 +38,12 @@ import java.util.Set;
  */
 final class AppendOrder {
     /**
-     * A deliberately broken order, for the checkers' tests that they catch one: every commit
-     * installs as it arrives, as before appends were ordered. Set by the deterministic simulation
-     * ({@link HostCore#breakByInstallingAppendsAsTheyArrive}), or for a whole process by the system
-     * property {@code waldo.test.appendsUnordered=true} (waldo-check's stores). Never set it elsewhere.
+     * A deliberately broken order, for the deterministic simulation's test that it catches one
+     * ({@link HostCore#breakByInstallingAppendsAsTheyArrive}): every commit installs as it
+     * arrives, and an appender's vote is not bound (its root returns at the decision), as when
+     * appends first shared. Never set it elsewhere.
      */
-    boolean unordered = Boolean.getBoolean("waldo.test.appendsUnordered");
+    boolean unordered;
 
     /** Orders commits by stamp, then by attempt id, as every host does. */
     private static final Comparator<TxnRecord> BY_COMMIT = Comparator.<TxnRecord>comparingLong(r -> r.commitStamp)

@@ -292,7 +292,7 @@ final class Participant {
 
     private void deliverVote(TxnRecord record) {
         // An appender's install may wait for others' (AppendOrder): the root's caller waits for it too.
-        boolean bound = record.finishLater || record.preparedAt != 0;
+        boolean bound = record.finishLater || record.preparedAt != 0 && !appendOrder.unordered;
         Message.Vote vote = new Message.Vote(record.id, record.localVote, record.localReason,
                 bound && record.localVote == Verdict.YES);
         Message.Reply held = record.heldReply;
