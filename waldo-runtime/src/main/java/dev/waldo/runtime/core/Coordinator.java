@@ -417,7 +417,10 @@ final class Coordinator {
             unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
             loggedCommits.put(root.attempt, unacknowledged);
         }
-        tellParticipants(root, new Message.Commit(root.attempt, root.committedAt), root.bound);
+        // Only an appender orders its install by the stamp, and its vote was bound (so it is hurried):
+        // the others' commits leave the stamp out, which keeps a piggybacked commit two bytes shorter.
+        tellParticipants(root, new Message.Commit(root.attempt, root.committedAt), new Message.Commit(root.attempt),
+                root.bound);
         // The root's own install counts like a participant's: its bindings must finish too.
         TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
@@ -450,7 +453,8 @@ final class Coordinator {
             }
             root.participants = CoreState.inOrder(neighbours);
         }
-        tellParticipants(root, new Message.Backout(root.attempt), root.participants);
+        Message backout = new Message.Backout(root.attempt);
+        tellParticipants(root, backout, backout, root.participants);
         if (record != null) {
             root.awaiting.add(state.host);
             record.acksOwed.add(state.host);
@@ -473,11 +477,12 @@ final class Coordinator {
     /**
      * Sends a decision to every participant; the root waits for the reachable ones'
      * acknowledgements. Only the participants in {@code hurried} get it at once: the root's caller
-     * waits for their acknowledgement (a commit waits for those whose bindings took part, a
-     * backout for all). The others' commit is unhurried: the caller has returned, and it
-     * piggybacks on the next message to that host (see {@link Envelope}).
+     * waits for their acknowledgement (a commit waits for those whose bindings took part or that
+     * append, a backout for all). The others get {@code unhurriedDecision}, unhurried: the caller
+     * has returned, and it piggybacks on the next message to that host (see {@link Envelope}).
+     * A participant that is down is owed {@code decision}.
      */
-    private void tellParticipants(RootRecord root, Message decision, Set<Integer> hurried) {
+    private void tellParticipants(RootRecord root, Message decision, Message unhurriedDecision, Set<Integer> hurried) {
         for (int participant : root.participants) {
             if (state.down.contains(participant)) {
                 owe(decision, participant);
@@ -486,7 +491,7 @@ final class Coordinator {
                 if (hurried.contains(participant)) {
                     state.send(participant, decision);
                 } else {
-                    state.sendUnhurried(participant, decision);
+                    state.sendUnhurried(participant, unhurriedDecision);
                 }
             }
         }

@@ -567,7 +567,8 @@ final class Participant {
                 yield Message.Outcome.BACKED_OUT;
             }
             case PREPARING -> Message.Outcome.UNDECIDED;
-            case PREPARED -> record.localVote == Verdict.YES ? Message.Outcome.UNDECIDED : Message.Outcome.BACKED_OUT;
+            case PREPARED -> record.commitStamp != 0 ? Message.Outcome.COMMITTED // its install waits its turn
+                    : record.localVote == Verdict.YES ? Message.Outcome.UNDECIDED : Message.Outcome.BACKED_OUT;
         };
     }
 
