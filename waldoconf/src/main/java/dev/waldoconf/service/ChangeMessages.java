@@ -45,6 +45,17 @@ final class ChangeMessages {
     }
 
     /**
+     * An apply whose transaction raised an error of a service program's own logic (an
+     * ApplicationException: a missing map key, an index out of range) that nothing caught: the
+     * runtime backed it out everywhere, so nothing changed.
+     */
+    static String failedInServiceProgram(String change, String reason) {
+        return "change " + change + " failed in a switch's service program: " + reason + ". It was backed out"
+                + " everywhere: no switch was changed. This is a fault in the service program (its .wld), not in"
+                + " the plan: report it with the service's log ('waldoconf serve' writes it).";
+    }
+
+    /**
      * An apply that lost a switch or its service before it committed.
      *
      * @param reason the runtime's reason; when it names one of {@code staged} (by name or host

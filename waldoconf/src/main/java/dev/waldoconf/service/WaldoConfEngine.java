@@ -165,7 +165,10 @@ public final class WaldoConfEngine implements ChangeEngine {
                 throw new EngineException(EngineException.Kind.CONFLICT, e.getMessage() + "; no switch was changed", e);
             } catch (ChangeRunner.UnconfirmedException e) {
                 throw new EngineException(EngineException.Kind.UNREACHABLE, ChangeMessages.unconfirmed(e), e);
-            } catch (NetworkException | ApplicationException e) {
+            } catch (ApplicationException e) {
+                throw new EngineException(EngineException.Kind.REFUSED,
+                        ChangeMessages.failedInServiceProgram(change, e.getMessage()), e);
+            } catch (NetworkException e) {
                 throw new EngineException(EngineException.Kind.UNREACHABLE, ChangeMessages.interrupted(change,
                         e.getMessage(), stagedBy(intent), trial.isPresent(), Instant.now(clock)
                                 .plus(trial.orElse(ChangeRunner.SELF_CONFIRM_WINDOW))), e);

@@ -180,6 +180,18 @@ class HonestMessagesTest {
         }
     }
 
+    /**
+     * An error of a service program's own logic backs the transaction out everywhere: the message
+     * says nothing changed, and never that a switch may hold the change (as it said when such an
+     * error was taken for a lost switch).
+     */
+    @Test
+    void aServiceProgramErrorSaysNothingChangedAndWhereTheFaultIs() {
+        String message = ChangeMessages.failedInServiceProgram("c1", "missing map key 60 in member_changes");
+        assertThat(message).contains("missing map key 60 in member_changes").contains("no switch was changed")
+                .contains("service program").doesNotContain("may hold it");
+    }
+
     @Test
     void aChangeThatStoppedBeforeItsReadsSaysNothingChanged() {
         assertThat(ChangeMessages.interrupted("c1", "host 'switch-lab-2' is unreachable", List.of(), false,
