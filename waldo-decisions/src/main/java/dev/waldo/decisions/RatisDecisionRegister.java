@@ -56,11 +56,11 @@ public final class RatisDecisionRegister implements DecisionRegister, AutoClosea
      * client are ordered, so one ask that failed for good held back every later one.)
      */
     @Override
-    public CompletableFuture<Boolean> settle(String attempt, boolean commit) {
-        CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+    public CompletableFuture<Long> settle(String attempt, long commitStamp) {
+        CompletableFuture<Long> outcome = new CompletableFuture<>();
         Thread.ofVirtual().name("waldo-decision-register").start(() -> {
             try {
-                outcome.complete(outcome(client.io().send(new Proposal(attempt, commit).toMessage())));
+                outcome.complete(outcome(client.io().send(new Proposal(attempt, commitStamp).toMessage())));
             } catch (IOException | RuntimeException e) {
                 outcome.completeExceptionally(e);
             }
@@ -68,11 +68,11 @@ public final class RatisDecisionRegister implements DecisionRegister, AutoClosea
         return outcome;
     }
 
-    private static boolean outcome(RaftClientReply reply) {
+    private static long outcome(RaftClientReply reply) {
         if (!reply.isSuccess()) {
             throw new IllegalStateException("the decision register did not settle the attempt: " + reply.getException());
         }
-        return Proposal.committed(reply.getMessage());
+        return Proposal.settled(reply.getMessage());
     }
 
     @Override

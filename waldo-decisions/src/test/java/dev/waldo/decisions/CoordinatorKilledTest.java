@@ -77,10 +77,10 @@ class CoordinatorKilledTest {
             final RatisDecisionRegister inner = register(replicas);
 
             @Override
-            public CompletableFuture<Boolean> settle(String attempt, boolean commit) {
+            public CompletableFuture<Long> settle(String attempt, long commitStamp) {
                 // Off Ratis's own threads: stopping a replica from one of them would wait for itself.
-                return inner.settle(attempt, commit).thenApplyAsync(outcome -> {
-                    if (commit) {
+                return inner.settle(attempt, commitStamp).thenApplyAsync(outcome -> {
+                    if (commitStamp != 0) {
                         stopLeader(replicas);
                         coordinatorHost[0].close();
                         diedAt.set(System.nanoTime());

@@ -24,10 +24,11 @@ class RatisDecisionRegisterTest {
         try (LoopbackReplicas replicas = LoopbackReplicas.start(3, dir);
              RatisDecisionRegister coordinator = RatisDecisionRegister.connect(replicas.group);
              RatisDecisionRegister participant = RatisDecisionRegister.connect(replicas.group)) {
-            assertThat(settle(participant, "h1#7", false)).isFalse();
-            assertThat(settle(coordinator, "h1#7", true)).as("a commit asked after a backout settled").isFalse();
-            assertThat(settle(coordinator, "h1#8", true)).isTrue();
-            assertThat(settle(participant, "h1#8", false)).as("a backout asked after a commit settled").isTrue();
+            assertThat(settle(participant, "h1#7", 0)).isZero();
+            assertThat(settle(coordinator, "h1#7", 41)).as("a commit asked after a backout settled").isZero();
+            assertThat(settle(coordinator, "h1#8", 42)).isEqualTo(42);
+            assertThat(settle(participant, "h1#8", 0)).as("a backout asked after a commit settled: its stamp")
+                    .isEqualTo(42);
         }
     }
 
@@ -35,28 +36,28 @@ class RatisDecisionRegisterTest {
     void itAnswersWithoutItsLeaderAndRemembersAcrossRestarts() throws Exception {
         try (LoopbackReplicas replicas = LoopbackReplicas.start(3, dir)) {
             try (RatisDecisionRegister register = RatisDecisionRegister.connect(replicas.group)) {
-                assertThat(settle(register, "h1#1", true)).isTrue();
+                assertThat(settle(register, "h1#1", 7)).isEqualTo(7);
                 replicas.stopReplica(replicas.leader());
-                assertThat(settle(register, "h1#1", false)).as("settled before the leader stopped").isTrue();
-                assertThat(settle(register, "h1#2", false)).isFalse();
+                assertThat(settle(register, "h1#1", 0)).as("settled before the leader stopped").isEqualTo(7);
+                assertThat(settle(register, "h1#2", 0)).isZero();
             }
             replicas.close();
             for (int i = 0; i < 3; i++) {
                 replicas.startReplica(i);
             }
             try (RatisDecisionRegister register = RatisDecisionRegister.connect(replicas.group)) {
-                assertThat(settle(register, "h1#1", false)).as("kept in the replicas' logs").isTrue();
-                assertThat(settle(register, "h1#2", true)).isFalse();
+                assertThat(settle(register, "h1#1", 0)).as("kept in the replicas' logs").isEqualTo(7);
+                assertThat(settle(register, "h1#2", 9)).isZero();
             }
         }
     }
 
     /** Asks until answered, as a host does on its ticks: an ask made during an election may fail. */
-    private static boolean settle(RatisDecisionRegister register, String attempt, boolean commit) throws Exception {
+    private static long settle(RatisDecisionRegister register, String attempt, long commitStamp) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
-                return register.settle(attempt, commit).get(30, TimeUnit.SECONDS);
+                return register.settle(attempt, commitStamp).get(30, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;

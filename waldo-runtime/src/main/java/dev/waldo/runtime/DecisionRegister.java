@@ -16,13 +16,15 @@ import java.util.concurrent.CompletableFuture;
 public interface DecisionRegister {
     /**
      * Settles {@code attempt} unless it is settled already, and returns the outcome it holds.
+     * A commit carries its stamp (the order in which participants install shared appends, see
+     * {@code Message.Commit}), which a participant that learns the commit from the register needs.
      *
      * @param attempt the attempt's name, unique on the network for good (its coordinator's host id
      *     and the attempt's serial, which no later run of that host reuses)
-     * @param commit the outcome proposed: true to commit, false to back out
-     * @return completes with the settled outcome (true: committed), the first one proposed for
-     *     {@code attempt}; or exceptionally if the register could not be reached, in which case
-     *     the host asks again later
+     * @param commitStamp the outcome proposed: the commit's stamp (above 0) to commit, 0 to back out
+     * @return completes with the settled outcome, the first one proposed for {@code attempt}: its
+     *     commit's stamp if committed, 0 if backed out; or exceptionally if the register could not
+     *     be reached, in which case the host asks again later
      */
-    CompletableFuture<Boolean> settle(String attempt, boolean commit);
+    CompletableFuture<Long> settle(String attempt, long commitStamp);
 }

@@ -307,16 +307,6 @@ public final class Host implements AutoCloseable {
         }
     }
 
-    /**
-     * Whether appends to this host's lists share their lock (with abstract locks on): yes, unless
-     * outcomes are settled by a {@link DecisionRegister}. Shared appends install in the order of
-     * their commits' stamps, which a participant that learns a commit from the register alone
-     * would not know (the register keeps the outcome, not the stamp), so there they stay exclusive.
-     */
-    public boolean appendsShare() {
-        return register == null;
-    }
-
     /** Whether this host's variables take abstract lock modes ({@link #useAbstractLocks}). */
     public boolean abstractLocks() {
         return abstractLocks;
@@ -1028,7 +1018,7 @@ public final class Host implements AutoCloseable {
             return; // still asking: the core asks again on every few ticks, the register answers once
         }
         String attempt = nameOf(ask.txn().host()) + "#" + ask.txn().serial();
-        register.settle(attempt, ask.commit()).whenCompleteAsync((committed, failure) -> {
+        register.settle(attempt, ask.commitStamp()).whenCompleteAsync((commitStamp, failure) -> {
             registerAsks.remove(ask.txn());
             if (failure != null) {
                 LOG.log(System.Logger.Level.DEBUG, "host " + id + ": the decision register did not settle "
@@ -1037,7 +1027,7 @@ public final class Host implements AutoCloseable {
             }
             inCoreFromTransport(() -> {
                 if (!closed) {
-                    core.registered(ask.txn(), committed);
+                    core.registered(ask.txn(), commitStamp);
                 }
             });
         }, work -> Thread.ofVirtual().name("waldo-register-" + id).start(work));

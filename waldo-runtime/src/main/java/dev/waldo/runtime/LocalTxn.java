@@ -187,15 +187,10 @@ final class LocalTxn implements Ctx {
     /**
      * The mode in which this attempt locks {@code cell} for a use in {@code mode}: that mode when
      * the cell is {@link #boosted}, or for a read-only attempt (whose reads read a snapshot and
-     * whose writes {@link #acquire} refuses); else exclusively. An append is exclusive too on a
-     * host whose appends do not share ({@link Host#appendsShare}).
+     * whose writes {@link #acquire} refuses); else exclusively.
      */
     LockMode modeFor(Cell cell, LockMode mode) {
-        if (snapshot) {
-            return mode;
-        }
-        boolean shared = boosted(cell) && (mode != LockMode.APPEND || host.appendsShare());
-        return shared ? mode : LockMode.WRITE;
+        return snapshot || boosted(cell) ? mode : LockMode.WRITE;
     }
 
     /**

@@ -22,13 +22,13 @@ import org.junit.jupiter.api.Timeout;
 class DecisionRegisterTest {
     /** The first proposal per attempt; {@code onCommitAsked} runs when a coordinator asks to commit. */
     private static final class MapRegister implements DecisionRegister {
-        final Map<String, Boolean> settled = new ConcurrentHashMap<>();
+        final Map<String, Long> settled = new ConcurrentHashMap<>();
         volatile Runnable onCommitAsked = () -> { };
 
         @Override
-        public CompletableFuture<Boolean> settle(String attempt, boolean commit) {
-            boolean outcome = settled.computeIfAbsent(attempt, a -> commit);
-            if (!commit) {
+        public CompletableFuture<Long> settle(String attempt, long commitStamp) {
+            long outcome = settled.computeIfAbsent(attempt, a -> commitStamp);
+            if (commitStamp == 0) {
                 return CompletableFuture.completedFuture(outcome);
             }
             return CompletableFuture.supplyAsync(() -> {
@@ -92,7 +92,7 @@ class DecisionRegisterTest {
         // Idle before the transaction reaches it too: wait for its binding to hear an outcome first.
         Awaiting.until(() -> binding.events().size() == 2 && participantHost.liveTransactions() == 0
                 && participantHost.lockedVariables() == 0, "the participant learned the outcome from the register");
-        assertThat(register.settled).containsValue(true);
+        assertThat(register.settled.values()).as("a commit, with its stamp").anyMatch(stamp -> stamp > 0);
         assertThat(participant.committedValue("bound")).isEqualTo(7.0);
         Awaiting.until(() -> binding.events().size() == 2, "the binding hears the outcome");
         assertThat(binding.events()).last().asString().startsWith("commit");
@@ -106,7 +106,7 @@ class DecisionRegisterTest {
 
         Awaiting.until(() -> preparedId.get() != null && participantHost.liveTransactions() == 0
                 && participantHost.lockedVariables() == 0, "the participant settled the attempt through the register");
-        assertThat(register.settled).containsValue(false);
+        assertThat(register.settled).as("a backout").containsValue(0L);
         assertThat(participant.committedValue("bound")).isEqualTo(0.0);
         Awaiting.until(() -> binding.events().size() == 2, "the binding hears the outcome");
         assertThat(binding.events()).last().asString().startsWith("abort");

@@ -372,15 +372,17 @@ final class Coordinator {
     }
 
     /**
-     * Every vote was yes. With replicated decisions, a distributed attempt is committed only once
-     * the register settled it so ({@link #registered}); else it is committed now.
+     * Every vote was yes: the commit's stamp is this host's clock now, above every vote's (see
+     * {@link AppendOrder}). With replicated decisions, a distributed attempt is committed only once
+     * the register settled it so, stamp and all ({@link #registered}); else it is committed now.
      */
     private void decideCommit(RootRecord root) {
+        root.committedAt = ++state.clock;
         if (state.replicatedDecisions && !root.participants.isEmpty() && !readOnly(root)) {
             root.phase = RootRecord.Phase.REGISTERING;
             root.ticksSinceSend = 0;
             root.awaiting.clear();
-            state.decide(new Decision.Register(root.attempt, true));
+            state.decide(new Decision.Register(root.attempt, root.committedAt));
             return;
         }
         commit(root);
@@ -390,13 +392,13 @@ final class Coordinator {
      * The decision register settled {@code txn}: a root that asked to commit it commits, or, if a
      * participant in doubt settled it as backed out first, backs it out and runs it again.
      */
-    void registered(TxnId txn, boolean committed) {
+    void registered(TxnId txn, long commitStamp) {
         RootRecord root = roots.get(txn);
         if (root == null || root.phase != RootRecord.Phase.REGISTERING) {
             return;
         }
-        if (committed) {
-            commit(root);
+        if (commitStamp != 0) {
+            commit(root); // with the stamp it proposed: only the coordinator proposes a commit
         } else {
             decideBackout(root, Result.RETRY, "a participant lost its way to this coordinator and the decision"
                     + " register settled attempt " + txn + " as backed out");
@@ -406,7 +408,6 @@ final class Coordinator {
     private void commit(RootRecord root) {
         root.phase = RootRecord.Phase.DECIDED;
         root.result = Result.COMMITTED;
-        root.committedAt = ++state.clock; // above every vote's clock: the commit's stamp (see AppendOrder)
         state.committedAt(root.attempt, root.committedAt);
         root.ticksSinceSend = 0;
         root.awaiting.clear();
@@ -678,7 +679,7 @@ final class Coordinator {
             }
             root.ticksSinceSend = 0;
             if (root.phase == RootRecord.Phase.REGISTERING) {
-                state.decide(new Decision.Register(root.attempt, true)); // the last ask may have failed
+                state.decide(new Decision.Register(root.attempt, root.committedAt)); // the last ask may have failed
                 continue;
             }
             if (root.phase == RootRecord.Phase.DELEGATED) {

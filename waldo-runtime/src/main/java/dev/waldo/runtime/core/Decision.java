@@ -43,12 +43,18 @@ public sealed interface Decision {
 
     /**
      * Ask the decision register to settle {@code txn} (see {@link HostCore#useReplicatedDecisions}),
-     * proposing commit (the coordinator, once every participant voted yes) or backout (a participant
-     * in doubt), and report the outcome it settled with {@link HostCore#registered}. The first
-     * proposal the register accepts for an attempt is the attempt's outcome for good; asking again
-     * returns that outcome. Sent again on ticks until reported, so a failed ask may be dropped.
+     * proposing commit with the commit's stamp {@code commitStamp} (the coordinator, once every
+     * participant voted yes; see {@link Message.Commit#stamp()}) or backout, 0 (a participant in
+     * doubt), and report the outcome it settled with {@link HostCore#registered}. The first
+     * proposal the register accepts for an attempt is the attempt's outcome for good, stamp
+     * included; asking again returns that outcome. Sent again on ticks until reported, so a failed
+     * ask may be dropped.
      */
-    record Register(TxnId txn, boolean commit) implements Decision {
+    record Register(TxnId txn, long commitStamp) implements Decision {
+        /** True if this asks to commit. */
+        public boolean commit() {
+            return commitStamp != 0;
+        }
     }
 
     /** The root attempt {@code txn}, started on this host, has ended. */

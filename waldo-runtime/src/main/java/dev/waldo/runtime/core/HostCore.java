@@ -167,13 +167,14 @@ public final class HostCore {
     }
 
     /**
-     * The decision register settled {@code txn} as committed or backed out, in answer to a
-     * {@link Decision.Register}: the root that asked commits or backs out, an attempt in doubt
-     * here ends as the register says. An answer nothing waits for is ignored.
+     * The decision register settled {@code txn}, in answer to a {@link Decision.Register}: as
+     * committed with the commit's stamp {@code commitStamp} (the one its coordinator proposed), or
+     * as backed out (0). The root that asked commits or backs out, an attempt in doubt here ends
+     * as the register says. An answer nothing waits for is ignored.
      */
-    public void registered(TxnId txn, boolean committed) {
-        coordinator.registered(txn, committed);
-        participant.registered(txn, committed);
+    public void registered(TxnId txn, long commitStamp) {
+        coordinator.registered(txn, commitStamp);
+        participant.registered(txn, commitStamp);
     }
 
     /** True if this host validates optimistically ({@link #useOptimisticConcurrency}). */

@@ -777,14 +777,15 @@ final class Participant {
             if (record.inDoubt && ++record.ticksSinceQuery >= state.resendTicks) {
                 queryAll(record);
                 if (state.replicatedDecisions) {
-                    state.decide(new Decision.Register(record.id, false));
+                    state.decide(new Decision.Register(record.id, 0));
                 }
             }
         }
     }
 
     /** The decision register settled {@code txn}: an attempt in doubt here ends as it says. */
-    void registered(TxnId txn, boolean committed) {
-        onAnswer(new Message.Answer(txn, committed ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT));
+    void registered(TxnId txn, long commitStamp) {
+        onAnswer(new Message.Answer(txn, commitStamp != 0 ? Message.Outcome.COMMITTED : Message.Outcome.BACKED_OUT,
+                0, commitStamp));
     }
 }

@@ -95,6 +95,31 @@ class AppendOrderTest {
             """)).endsWith("c: root T2 COMMITTED");
     }
 
+    /**
+     * With a decision register, a participant that learns a commit from the register alone learns
+     * its stamp too: T1's coordinator dies once the register settled T1, before any Commit left;
+     * b and d, in doubt, ask the register, and both install T1 and T2 in one order.
+     */
+    @Test
+    void aCommitLearnedFromTheRegisterCarriesItsStamp() {
+        String trace = new ScriptedCore("a", "b", "c", "d").run("replicate all\n" + BOTH_DECIDED + """
+            settle a             # the register settles T1 with a's stamp
+            cut a b              # a is gone for good: its Commits are lost
+            cut a d
+            restart a
+            settle c             # T2 commits as usual
+            deliver c b
+            deliver c d
+            tick b 2
+            tick d 2
+            settle b             # b and d learn T1 from the register
+            settle d
+            """);
+        List<String> onB = installs(trace, "b");
+        assertThat(onB).as(trace).containsExactlyInAnyOrder("T1", "T2");
+        assertThat(installs(trace, "d")).as("the same order as on b\n" + trace).isEqualTo(onB);
+    }
+
     private static List<String> installs(String trace, String host) {
         return trace.lines().map(String::strip).filter(line -> line.startsWith(host + ": install "))
                 .map(line -> line.substring((host + ": install ").length())).toList();

@@ -78,7 +78,7 @@ final class ScriptedCore {
     private final Set<String> cut = new HashSet<>();
     private final List<String> trace = new ArrayList<>();
     /** The decision register ("replicate all"): per attempt, the first outcome proposed. */
-    private final Map<TxnId, Boolean> register = new HashMap<>();
+    private final Map<TxnId, Long> register = new HashMap<>();
     /** Per host, its asks of the register not answered yet, oldest first. */
     private final Map<String, ArrayDeque<Decision.Register>> asks = new HashMap<>();
     private boolean replicated;
@@ -217,10 +217,11 @@ final class ScriptedCore {
 
     private void settle(String host) {
         Decision.Register ask = asks.get(host).poll();
-        Boolean first = register.putIfAbsent(ask.txn(), ask.commit());
-        boolean committed = first == null ? ask.commit() : first;
+        Long first = register.putIfAbsent(ask.txn(), ask.commitStamp());
+        long settled = first == null ? ask.commitStamp() : first;
+        boolean committed = settled != 0;
         note("the register settled " + attemptNames.get(ask.txn()) + " as " + (committed ? "committed" : "backed out"));
-        cores.get(host).registered(ask.txn(), committed);
+        cores.get(host).registered(ask.txn(), settled);
     }
 
     private void restart(String host) {

@@ -84,7 +84,7 @@ final class Simulation {
     }
 
     /** Host {@code host}, in its run {@code run}, asked the register to settle {@code txn}. */
-    private record Ask(int host, int run, TxnId txn, boolean commit) {
+    private record Ask(int host, int run, TxnId txn, long commitStamp) {
     }
 
     /** A call being served: one op on the serving host. */
@@ -145,7 +145,8 @@ final class Simulation {
      * The decision register ({@link #withReplicatedDecisions}): per attempt, the first outcome
      * proposed. It is replicated, so no host's crash loses it.
      */
-    private final Map<TxnId, Boolean> register = new HashMap<>();
+    /** The register's first proposal per attempt: the commit's stamp, or 0 for a backout. */
+    private final Map<TxnId, Long> register = new HashMap<>();
     /** Asks of the register on their way: answered at a random later step, or lost. */
     private final List<Ask> asks = new ArrayList<>();
     private boolean replicatedDecisions;
@@ -874,26 +875,27 @@ final class Simulation {
         if (random.nextInt(10) == 0) {
             return; // lost on the way: the asker asks again on a tick
         }
-        boolean outcome = settle(ask);
+        long settled = settle(ask);
         registerAnswers++;
-        registerBackouts += outcome ? 0 : 1;
+        registerBackouts += settled != 0 ? 0 : 1;
         if (!crashed.contains(ask.host()) && runs[ask.host()] == ask.run()) {
-            cores[ask.host()].registered(ask.txn(), outcome);
+            cores[ask.host()].registered(ask.txn(), settled);
             pump(ask.host());
         }
     }
 
     /** The register keeps the first outcome proposed for the attempt, which is durable from then on. */
-    private boolean settle(Ask ask) {
-        Boolean first = fault == Fault.REGISTER_KEEPS_LATEST ? register.put(ask.txn(), ask.commit())
-                : register.putIfAbsent(ask.txn(), ask.commit());
-        boolean outcome = first == null || fault == Fault.REGISTER_KEEPS_LATEST ? ask.commit() : first;
+    private long settle(Ask ask) {
+        Long first = fault == Fault.REGISTER_KEEPS_LATEST ? register.put(ask.txn(), ask.commitStamp())
+                : register.putIfAbsent(ask.txn(), ask.commitStamp());
+        long settled = first == null || fault == Fault.REGISTER_KEEPS_LATEST ? ask.commitStamp() : first;
+        boolean outcome = settled != 0;
         Boolean durable = durableOutcome.putIfAbsent(ask.txn(), outcome);
         if (durable != null && durable != outcome) {
             violations.add("the register settled " + ask.txn() + " as " + (outcome ? "committed" : "backed out")
                     + ", whose other outcome was durable");
         }
-        return outcome;
+        return settled;
     }
 
     /** Checks that no outcome made durable contradicts one made durable before. */
@@ -1109,7 +1111,7 @@ final class Simulation {
                 discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
                 finishOrLater(h, discard.txn());
             }
-            case Decision.Register ask -> asks.add(new Ask(h, runs[h], ask.txn(), ask.commit()));
+            case Decision.Register ask -> asks.add(new Ask(h, runs[h], ask.txn(), ask.commitStamp()));
             case Decision.RootDone done -> onRootDone(h, done);
         }
     }
