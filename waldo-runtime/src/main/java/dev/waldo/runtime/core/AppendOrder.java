@@ -33,8 +33,12 @@ import java.util.Set;
  * bound (see {@link Message.Vote#bound()}), so the root's caller returns only once it installed:
  * a transaction that begins after a commit returned can never be ordered before it.
  *
- * <p>A vote restored from the log after a restart has no stamp (0): it holds back every commit
- * that overlaps it until it is decided, which is safe, only slower.
+ * <p>A vote restored from the log after a restart (by a host layer whose values survive it, so
+ * that the attempt keeps its locks) has no stamp (0): it holds back every commit that overlaps it
+ * until it is decided, which is safe, only slower. The log keeps whole locks without their mode,
+ * so any lock of a restored attempt counts as an append. A commit this host logged is restored
+ * the same way and installs with its logged stamp once every record is restored: in the run
+ * that logged it, its install may have been held back behind an attempt restored in doubt.
  */
 final class AppendOrder {
     /**
@@ -55,11 +59,19 @@ final class AppendOrder {
     /** True if {@code record} holds an APPEND lock here: its install may be ordered. */
     static boolean appends(TxnRecord record) {
         for (LockId lock : record.held) {
-            if (lock.mode() == LockMode.APPEND) {
+            if (mayAppend(record, lock)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * True if {@code record} may append through {@code lock}: an APPEND lock, or any lock of an
+     * attempt restored from the log, which keeps whole locks without their mode.
+     */
+    private static boolean mayAppend(TxnRecord record, LockId lock) {
+        return lock.mode() == LockMode.APPEND || record.restored;
     }
 
     /** An attempt that holds an APPEND lock voted yes, with the stamp set in {@code record.preparedAt}. */
@@ -129,11 +141,11 @@ final class AppendOrder {
     /** True if the two attempts hold APPEND locks here on a common list. */
     private static boolean overlap(TxnRecord a, TxnRecord b) {
         for (LockId mine : a.held) {
-            if (mine.mode() != LockMode.APPEND) {
+            if (!mayAppend(a, mine)) {
                 continue;
             }
             for (LockId theirs : b.held) {
-                if (theirs.mode() == LockMode.APPEND && mine.overlaps(theirs)) {
+                if (mayAppend(b, theirs) && mine.overlaps(theirs)) {
                     return true;
                 }
             }

@@ -595,6 +595,19 @@ final class Coordinator {
     }
 
     /**
+     * This host's own part of {@code txn}, whose commit it logged, was restored and installs later
+     * ({@link Participant#installLoggedCommit}): the logged commit is kept until that part is
+     * acknowledged too, as in the run that logged it, or a crash before the install would find
+     * the commit forgotten and never install it.
+     */
+    void awaitRestoredPart(TxnId txn) {
+        Set<Integer> unacknowledged = loggedCommits.get(txn);
+        if (unacknowledged != null) {
+            unacknowledged.add(state.host);
+        }
+    }
+
+    /**
      * How many decisions this host still owes to hosts it can reach (itself included): roots
      * decided but not acknowledged by every participant, decisions kept for a host whose link
      * dropped, and logged commits not yet acknowledged. A host closed before they reach zero

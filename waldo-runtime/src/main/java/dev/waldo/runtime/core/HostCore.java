@@ -242,6 +242,12 @@ public final class HostCore {
                 participant.restore(prepared.get(txn), endings.get(txn), committed.containsKey(txn), retakeLocks);
             }
         }
+        // Only now, with every attempt restored in doubt known to the order of shared appends.
+        for (TxnId txn : order) {
+            if (committed.containsKey(txn) && prepared.containsKey(txn)) {
+                participant.installLoggedCommit(txn, committed.get(txn).stamp());
+            }
+        }
     }
 
     // ---- roots ---------------------------------------------------------------------------

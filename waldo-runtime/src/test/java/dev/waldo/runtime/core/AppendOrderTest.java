@@ -95,6 +95,89 @@ class AppendOrderTest {
             """)).endsWith("c: root T2 COMMITTED");
     }
 
+    /**
+     * T1 (rooted on a) and T2 (rooted on c) both append to list x on c and list y on d. T1 votes
+     * first everywhere and is decided on a; then c decides T2 with a greater stamp and holds back
+     * its own part of T2 behind T1, which voted on c below that stamp and is undecided there (its
+     * commit not delivered yet).
+     */
+    private static final String OWN_PART_HELD_BACK = """
+            begin a T1
+            begin c T2
+            call a T1 c
+            deliver a c
+            serve c T1 x append
+            deliver c a
+            lock c T2 x append
+            call c T2 d
+            deliver c d
+            serve d T2 y append
+            deliver d c
+            call a T1 d
+            deliver a d
+            serve d T1 y append
+            deliver d a
+            done a T1
+            done c T2
+            deliver a c
+            deliver a d
+            deliver c d
+            vote c T1 yes
+            vote d T1 yes
+            vote a T1 yes
+            vote d T2 yes
+            vote c T2 yes
+            deliver c a
+            deliver d a          # a decides T1
+            deliver d c          # c decides T2 and logs its commit; its own install waits for T1
+            """;
+
+    /**
+     * c crashes with T2's commit logged and its own install held back, and restarts from its log
+     * with its values (a host layer whose values survive a restart): T2 must still wait for T1,
+     * now restored in doubt, or c would install T2 first while d installs T1 first.
+     */
+    @Test
+    void aCommitLoggedWhileItsInstallWasHeldBackStillWaitsAfterACrash() {
+        String trace = new ScriptedCore("a", "b", "c", "d").run(OWN_PART_HELD_BACK + """
+            crash c durable      # T1's Commit to c is lost; c asks a about T1
+            deliver a d
+            deliver c d all      # d installs T1, then T2
+            deliver c a
+            deliver a c          # a answers T1 committed, with its stamp
+            """);
+        String afterCrash = trace.substring(trace.indexOf("> crash c durable"));
+        assertThat(installs(afterCrash, "d")).containsExactly("T1", "T2");
+        assertThat(installs(afterCrash, "c")).as("the same order as on d\n" + trace).containsExactly("T1", "T2");
+    }
+
+    /**
+     * The restarted c keeps T2's logged commit until its own part installed, as the run that
+     * logged it would have: d's acknowledgement alone does not let it forget T2, so a second
+     * crash before T1 is decided there still finds T2's commit and installs it in its turn.
+     */
+    @Test
+    void aRestoredCommitStaysLoggedUntilItsOwnPartInstalled() {
+        String trace = new ScriptedCore("a", "b", "c", "d").run(OWN_PART_HELD_BACK + """
+            crash c durable
+            deliver a d
+            deliver c d all      # d installs T1 and T2 and acknowledges T2 to c
+            deliver d c all
+            log c
+            crash c durable
+            deliver c a all
+            deliver a c all
+            deliver c d all      # the commit re-sent after the restart
+            deliver d c all      # d's acknowledgement, and its answer about T1
+            log c
+            """);
+        String firstLog = trace.substring(trace.indexOf("> log c"), trace.indexOf("> crash c durable", trace.indexOf("> log c")));
+        assertThat(firstLog).as(trace).doesNotContain("forgot T2");
+        String afterSecondCrash = trace.substring(trace.lastIndexOf("> crash c durable"));
+        assertThat(installs(afterSecondCrash, "c")).as(trace).containsExactly("T1", "T2");
+        assertThat(afterSecondCrash).endsWith("logged end T2 committed\n  logged forgot T2");
+    }
+
     private static List<String> installs(String trace, String host) {
         return trace.lines().map(String::strip).filter(line -> line.startsWith(host + ": install "))
                 .map(line -> line.substring((host + ": install ").length())).toList();

@@ -35,6 +35,7 @@ import java.util.Set;
  * cut a b / heal a b    the link between a and b goes down (losing what is on it) / up
  * restart c             host c is killed and starts again with an empty core and log (what was on its links is lost)
  * crash c               host c is killed and starts again from its log (what was on its links is lost)
+ * crash c durable       the same, for a host layer whose values survive the restart: attempts in doubt keep their variables locked
  * log c                 the records host c has made durable so far
  * owed a                how many decisions host a still owes to hosts it can reach
  * locks b               host b's lock table, attempts by name
@@ -184,7 +185,7 @@ final class ScriptedCore {
             case "owed" -> note("decisions owed by " + host + ": " + core.decisionsOwed());
             case "settle" -> settle(host);
             case "restart" -> restart(host);
-            case "crash" -> crash(host);
+            case "crash" -> crash(host, words.length > 2 && words[2].equals("durable"));
             case "writers" -> note("undecided writers of " + words[2] + ": " + core.undecidedWriters(LockId.whole(1, words[2]))
                     .stream().map(attemptNames::get).toList());
             case "log" -> {
@@ -234,13 +235,13 @@ final class ScriptedCore {
         storages.get(host).load();
     }
 
-    private void crash(String host) {
+    private void crash(String host, boolean durable) {
         InMemoryStorage storage = storages.get(host);
         restart(host);
         HostCore core = replicating(new HostCore(number(host), 2, true, ++runs * 1000L));
         cores.put(host, core);
         storages.put(host, storage);
-        core.restore(storage.load(), storage.hasEarlierRuns(), false);
+        core.restore(storage.load(), storage.hasEarlierRuns(), durable);
     }
 
     private HostCore replicating(HostCore core) {
