@@ -340,10 +340,12 @@ final class Coordinator {
     /**
      * The delegate's side: it committed {@code txn} alone and logged it. Until the root's host
      * acknowledges, the commit stays logged and owed to it (sent again on ticks and when the link
-     * is back), so that a root's host that missed the answer learns it.
+     * is back), so that a root's host that missed the answer learns it; and until this host's own
+     * part installed and acknowledged, since the order of shared appends may hold that install
+     * back past the root's acknowledgement (forgotten then, a crash would lose it).
      */
     void delegatedCommitLogged(TxnId txn, int rootHost) {
-        loggedCommits.put(txn, new TreeSet<>(Set.of(rootHost)));
+        loggedCommits.put(txn, new TreeSet<>(Set.of(rootHost, state.host)));
         owe(new Message.Commit(txn), rootHost);
     }
 

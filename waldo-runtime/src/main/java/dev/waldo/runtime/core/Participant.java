@@ -167,6 +167,7 @@ final class Participant {
             state.persist(new StorageRecord.Committed(record.id, Set.of(record.coordinator)));
         }
         coordinator.delegatedCommitLogged(record.id, record.coordinator);
+        record.acksOwed.add(state.host); // the logged commit is kept until this part installed
         if (AppendOrder.appends(record)) {
             stampVote(record); // deciding alone, its vote's stamp is its commit's
         }
