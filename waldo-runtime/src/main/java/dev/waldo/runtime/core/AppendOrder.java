@@ -38,7 +38,9 @@ import java.util.Set;
  * until it is decided, which is safe, only slower. The log keeps whole locks without their mode,
  * so any lock of a restored attempt counts as an append. A commit this host logged is restored
  * the same way and installs with its logged stamp once every record is restored: in the run
- * that logged it, its install may have been held back behind an attempt restored in doubt.
+ * that logged it, its install may have been held back behind an attempt restored in doubt. Such
+ * a host layer also gives the restarted core its clock back ({@link HostCore#advanceClock}), so
+ * that its next votes are stamped above the commits its values already hold.
  */
 final class AppendOrder {
     /**

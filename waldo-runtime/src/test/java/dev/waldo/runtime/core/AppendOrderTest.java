@@ -178,6 +178,58 @@ class AppendOrderTest {
         assertThat(afterSecondCrash).endsWith("logged end T2 committed\n  logged forgot T2");
     }
 
+    /**
+     * h installs C (rooted on k, appending to x on h and y on g) and crashes; its values survive.
+     * V, rooted on g, then appends to y on g and x on h, while C's commit has not reached g. k's
+     * clock ran ahead (30 roots begun there), so C's stamp is above every clock g has seen: h
+     * must stamp its vote on V above C's stamp, so that V's commit comes after C's everywhere.
+     * With its clock restarted from 0 it stamped V low, g installed V before C, and h had C
+     * before V.
+     */
+    @Test
+    void aHostWhoseValuesSurviveARestartStampsVotesAboveWhatItInstalled() {
+        String clockRunsAhead = java.util.stream.IntStream.range(0, 30).mapToObj(i -> "begin k Z" + i + "\n")
+                .collect(java.util.stream.Collectors.joining());
+        String trace = new ScriptedCore("k", "h", "g").run("""
+            begin k C
+            call k C h
+            deliver k h
+            serve h C x append
+            deliver h k
+            call k C g
+            deliver k g
+            serve g C y append
+            deliver g k
+            done k C
+            deliver k h
+            deliver k g
+            vote h C yes
+            vote g C yes
+            vote k C yes
+            """ + clockRunsAhead + """
+            deliver h k
+            deliver g k          # k decides C; its Commit to g stays on the link
+            deliver k h          # h installs C
+            deliver h k
+            crash h durable
+            begin g V
+            lock g V y append
+            call g V h
+            deliver g h
+            serve h V x append
+            deliver h g
+            done g V
+            deliver g h
+            vote h V yes
+            vote g V yes
+            deliver h g          # g decides V
+            deliver k g          # C's commit reaches g
+            deliver g h all
+            """);
+        assertThat(installs(trace, "h")).containsExactly("C", "V");
+        assertThat(installs(trace, "g")).as("the same order as on h\n" + trace).containsExactly("C", "V");
+    }
+
     private static List<String> installs(String trace, String host) {
         return trace.lines().map(String::strip).filter(line -> line.startsWith(host + ": install "))
                 .map(line -> line.substring((host + ": install ").length())).toList();
