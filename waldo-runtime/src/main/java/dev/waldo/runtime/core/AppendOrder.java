@@ -36,7 +36,10 @@ import java.util.Set;
  * <p>A vote restored from the log after a restart (by a host layer whose values survive it, so
  * that the attempt keeps its locks) has no stamp (0): it holds back every commit that overlaps it
  * until it is decided, which is safe, only slower. The log keeps whole locks without their mode,
- * so any lock of a restored attempt counts as an append. A commit this host logged is restored
+ * so any lock of a restored attempt counts as an append, unless a decision register settles
+ * outcomes: it answers without a stamp, so appends do not share there (see {@code
+ * Host#appendsShare}), and a restored attempt that waited for a stamp would wait for good. A
+ * commit this host logged is restored
  * the same way and installs with its logged stamp once every record is restored: in the run
  * that logged it, its install may have been held back behind an attempt restored in doubt. Such
  * a host layer also gives the restarted core its clock back ({@link HostCore#advanceClock}), so
@@ -68,12 +71,9 @@ final class AppendOrder {
         return false;
     }
 
-    /**
-     * True if {@code record} may append through {@code lock}: an APPEND lock, or any lock of an
-     * attempt restored from the log, which keeps whole locks without their mode.
-     */
+    /** True if {@code record} may append through {@code lock} (see {@link TxnRecord#anyLockMayAppend}). */
     private static boolean mayAppend(TxnRecord record, LockId lock) {
-        return lock.mode() == LockMode.APPEND || record.restored;
+        return lock.mode() == LockMode.APPEND || record.anyLockMayAppend;
     }
 
     /** An attempt that holds an APPEND lock voted yes, with the stamp set in {@code record.preparedAt}. */

@@ -696,9 +696,9 @@ final class Participant {
     }
 
     /**
-     * Keeps a restored attempt's variables locked (if {@code retakeLocks}) and, if it appends,
-     * places it in the order of shared appends with no stamp: it holds back every overlapping
-     * commit until it is decided.
+     * Keeps a restored attempt's variables locked (if {@code retakeLocks}) and, if it may have
+     * appended, places it in the order of shared appends with no stamp: it holds back every
+     * overlapping commit until it is decided.
      */
     private void retake(TxnRecord record, StorageRecord.Prepared prepared, boolean retakeLocks) {
         if (!retakeLocks) {
@@ -708,6 +708,7 @@ final class Participant {
             record.held.add(lock);
             locking.retake(record, lock);
         }
+        record.anyLockMayAppend = !state.replicatedDecisions;
         if (AppendOrder.appends(record)) {
             appendOrder.voted(record);
         }
