@@ -31,7 +31,14 @@ import java.util.Set;
  * way, since the stamps and ids are the same everywhere. An install held back keeps its locks, so
  * readers of the list, whose READ conflicts with APPEND, wait for it; and an appender's vote is
  * bound (see {@link Message.Vote#bound()}), so the root's caller returns only once it installed:
- * a transaction that begins after a commit returned can never be ordered before it.
+ * a transaction that begins after a commit returned can never be ordered before it on a list
+ * both append to. Two limits (the deterministic simulation found both): a participant cut off
+ * or down as the root returns is not waited for (it holds the attempt in doubt, and may order a
+ * later appender first there, as committed() reads may miss the attempt); and real time is kept
+ * pairwise only. An attempt U that returned after installing behind T on one host may return
+ * while T is still undecided on another host, where an attempt V begun after U returned, with no
+ * message from U's hosts, votes below T's stamp and lands before T: T before U, V before T, but
+ * U before V in real time. The lists stay serializable, not strictly so.
  *
  * <p>A vote restored from the log after a restart (by a host layer whose values survive it, so
  * that the attempt keeps its locks) has no stamp (0): it holds back every commit that overlaps it
@@ -39,11 +46,11 @@ import java.util.Set;
  * so any lock of a restored attempt counts as an append, unless a decision register settles
  * outcomes: it answers without a stamp, so appends do not share there (see {@code
  * Host#appendsShare}), and a restored attempt that waited for a stamp would wait for good. A
- * commit this host logged is restored
- * the same way and installs with its logged stamp once every record is restored: in the run
- * that logged it, its install may have been held back behind an attempt restored in doubt. Such
- * a host layer also gives the restarted core its clock back ({@link HostCore#advanceClock}), so
- * that its next votes are stamped above the commits its values already hold.
+ * commit this host logged is restored the same way and installs with its logged stamp once every
+ * record is restored: in the run that logged it, its install may have been held back behind an
+ * attempt restored in doubt. Such a host layer also gives the restarted core its clock back
+ * ({@link HostCore#advanceClock}), so that its next votes are stamped above the commits its
+ * values already hold.
  */
 final class AppendOrder {
     /**
