@@ -31,10 +31,25 @@ import java.util.Set;
  * way, since the stamps and ids are the same everywhere. An install held back keeps its locks, so
  * readers of the list, whose READ conflicts with APPEND, wait for it; and an appender's vote is
  * bound (see {@link Message.Vote#bound()}), so the root's caller returns only once it installed:
- * a transaction that begins after a commit returned can never be ordered before it.
+ * a transaction that begins after a commit returned can never be ordered before it on a list
+ * both append to. Two limits (the deterministic simulation found both): a participant cut off
+ * or down as the root returns is not waited for (it holds the attempt in doubt, and may order a
+ * later appender first there, as committed() reads may miss the attempt); and real time is kept
+ * pairwise only. An attempt U that returned after installing behind T on one host may return
+ * while T is still undecided on another host, where an attempt V begun after U returned, with no
+ * message from U's hosts, votes below T's stamp and lands before T: T before U, V before T, but
+ * U before V in real time. The lists stay serializable, not strictly so.
  *
- * <p>A vote restored from the log after a restart has no stamp (0): it holds back every commit
- * that overlaps it until it is decided, which is safe, only slower.
+ * <p>A vote restored from the log after a restart (by a host layer whose values survive it, so
+ * that the attempt keeps its locks) has no stamp (0): it holds back every commit that overlaps it
+ * until it is decided, which is safe, only slower. The log keeps whole locks without their mode,
+ * so any lock of a restored attempt counts as an append (it learns its commit's stamp from a
+ * Commit, an Answer or the decision register, which keeps stamps with outcomes). A
+ * commit this host logged is restored the same way and installs with its logged stamp once every
+ * record is restored: in the run that logged it, its install may have been held back behind an
+ * attempt restored in doubt. Such a host layer also gives the restarted core its clock back
+ * ({@link HostCore#advanceClock}), so that its next votes are stamped above the commits its
+ * values already hold.
  */
 final class AppendOrder {
     /**
@@ -55,11 +70,16 @@ final class AppendOrder {
     /** True if {@code record} holds an APPEND lock here: its install may be ordered. */
     static boolean appends(TxnRecord record) {
         for (LockId lock : record.held) {
-            if (lock.mode() == LockMode.APPEND) {
+            if (mayAppend(record, lock)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** True if {@code record} may append through {@code lock} (see {@link TxnRecord#anyLockMayAppend}). */
+    private static boolean mayAppend(TxnRecord record, LockId lock) {
+        return lock.mode() == LockMode.APPEND || record.anyLockMayAppend;
     }
 
     /** An attempt that holds an APPEND lock voted yes, with the stamp set in {@code record.preparedAt}. */
@@ -129,11 +149,11 @@ final class AppendOrder {
     /** True if the two attempts hold APPEND locks here on a common list. */
     private static boolean overlap(TxnRecord a, TxnRecord b) {
         for (LockId mine : a.held) {
-            if (mine.mode() != LockMode.APPEND) {
+            if (!mayAppend(a, mine)) {
                 continue;
             }
             for (LockId theirs : b.held) {
-                if (theirs.mode() == LockMode.APPEND && mine.overlaps(theirs)) {
+                if (mayAppend(b, theirs) && mine.overlaps(theirs)) {
                     return true;
                 }
             }

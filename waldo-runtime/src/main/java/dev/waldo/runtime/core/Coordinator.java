@@ -340,10 +340,12 @@ final class Coordinator {
     /**
      * The delegate's side: it committed {@code txn} alone and logged it. Until the root's host
      * acknowledges, the commit stays logged and owed to it (sent again on ticks and when the link
-     * is back), so that a root's host that missed the answer learns it.
+     * is back), so that a root's host that missed the answer learns it; and until this host's own
+     * part installed and acknowledged, since the order of shared appends may hold that install
+     * back past the root's acknowledgement (forgotten then, a crash would lose it).
      */
     void delegatedCommitLogged(TxnId txn, int rootHost) {
-        loggedCommits.put(txn, new TreeSet<>(Set.of(rootHost)));
+        loggedCommits.put(txn, new TreeSet<>(Set.of(rootHost, state.host)));
         owe(new Message.Commit(txn), rootHost);
     }
 
@@ -597,6 +599,19 @@ final class Coordinator {
             if (!state.down.contains(participant)) {
                 state.send(participant, decision);
             }
+        }
+    }
+
+    /**
+     * This host's own part of {@code txn}, whose commit it logged, was restored and installs later
+     * ({@link Participant#installLoggedCommit}): the logged commit is kept until that part is
+     * acknowledged too, as in the run that logged it, or a crash before the install would find
+     * the commit forgotten and never install it.
+     */
+    void awaitRestoredPart(TxnId txn) {
+        Set<Integer> unacknowledged = loggedCommits.get(txn);
+        if (unacknowledged != null) {
+            unacknowledged.add(state.host);
         }
     }
 

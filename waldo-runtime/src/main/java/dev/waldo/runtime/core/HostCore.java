@@ -192,6 +192,20 @@ public final class HostCore {
         return state.clock;
     }
 
+    /**
+     * Moves the Lamport clock up to {@code atLeast}, for a host layer whose values survive a
+     * restart ({@link #restore} with {@code retakeLocks}): before the restarted core runs anything,
+     * it gives back the {@link #clock()} it read when it last applied an install. Shared appends
+     * install in the order of their commits' stamps ({@link AppendOrder}), which holds only if
+     * every vote here is stamped above the stamps of the commits already installed in these
+     * values; a clock that restarted from 0 stamps the next appender below them, so another host
+     * can put it first while these values have it last. A host layer whose values start afresh
+     * (as a {@code Host}'s do) has no installs to stay above and need not call it.
+     */
+    public void advanceClock(long atLeast) {
+        state.clock = Math.max(state.clock, atLeast);
+    }
+
     /** Hands out and forgets everything produced since the last drain. */
     public Outbox drain() {
         return state.drain();
@@ -241,6 +255,12 @@ public final class HostCore {
             if (prepared.containsKey(txn)) {
                 state.preparedInEarlierRuns.add(txn);
                 participant.restore(prepared.get(txn), endings.get(txn), committed.containsKey(txn), retakeLocks);
+            }
+        }
+        // Only now, with every attempt restored in doubt known to the order of shared appends.
+        for (TxnId txn : order) {
+            if (committed.containsKey(txn) && prepared.containsKey(txn)) {
+                participant.installLoggedCommit(txn, committed.get(txn).stamp());
             }
         }
     }

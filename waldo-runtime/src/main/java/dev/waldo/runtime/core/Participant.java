@@ -167,6 +167,7 @@ final class Participant {
             state.persist(new StorageRecord.Committed(record.id, Set.of(record.coordinator)));
         }
         coordinator.delegatedCommitLogged(record.id, record.coordinator);
+        record.acksOwed.add(state.host); // the logged commit is kept until this part installed
         if (AppendOrder.appends(record)) {
             stampVote(record); // deciding alone, its vote's stamp is its commit's
         }
@@ -651,12 +652,15 @@ final class Participant {
     /**
      * Takes up what the log says this host prepared in an earlier run. An
      * attempt with its end logged is remembered as ended (and acknowledged to
-     * its coordinator, which keeps its logged commit until then). This
-     * host's own part of an attempt it coordinated ends now: installed if
-     * the commit was logged, else backed out (presumed abort), unless a
-     * decision register settles outcomes (it may hold a commit this host did
-     * not live to log). Any other is in doubt and asks its peers and coordinator, keeping its variables
-     * locked if {@code retakeLocks}.
+     * its coordinator, which keeps its logged commit until then). An attempt
+     * whose commit this host logged (as coordinator, or as a fast commit's
+     * delegate) is committed by {@link #installLoggedCommit} once every
+     * record is restored, and its logged commit is kept until it installed.
+     * This host's own part of an attempt it coordinated without logging a
+     * commit is backed out now (presumed abort), unless a decision register
+     * settles outcomes (it may hold a commit this host did not live to log).
+     * Any other is in doubt and asks its peers and coordinator. Both keep
+     * their variables locked if {@code retakeLocks}.
      */
     void restore(StorageRecord.Prepared prepared, Boolean endedCommitted, boolean commitLogged, boolean retakeLocks) {
         TxnId txn = prepared.txn();
@@ -676,7 +680,9 @@ final class Participant {
         if (commitLogged || own && !state.replicatedDecisions) {
             record.inDoubt = false;
             if (commitLogged) {
-                installLocal(record);
+                retake(record, prepared, retakeLocks); // installed by installLoggedCommit, once every record is restored
+                record.acksOwed.add(state.host);
+                coordinator.awaitRestoredPart(txn);
             } else {
                 backoutLocal(record); // presumed abort: this host alone decided, and logged no commit
             }
@@ -686,16 +692,41 @@ final class Participant {
             record.acksOwed.add(prepared.coordinator());
         }
         // Else the register may have settled it as committed before this host logged the commit: in doubt.
-        if (retakeLocks) {
-            for (LockId lock : prepared.locks()) {
-                record.held.add(lock);
-                locking.retake(record, lock);
-            }
-            if (AppendOrder.appends(record)) {
-                appendOrder.voted(record); // with no stamp: it holds back every overlapping commit until decided
-            }
-        }
+        retake(record, prepared, retakeLocks);
         queryAll(record);
+    }
+
+    /**
+     * Keeps a restored attempt's variables locked (if {@code retakeLocks}) and, if it may have
+     * appended, places it in the order of shared appends with no stamp: it holds back every
+     * overlapping commit until it is decided.
+     */
+    private void retake(TxnRecord record, StorageRecord.Prepared prepared, boolean retakeLocks) {
+        if (!retakeLocks) {
+            return;
+        }
+        for (LockId lock : prepared.locks()) {
+            record.held.add(lock);
+            locking.retake(record, lock);
+        }
+        record.anyLockMayAppend = true;
+        if (AppendOrder.appends(record)) {
+            appendOrder.voted(record);
+        }
+    }
+
+    /**
+     * Installs a restored attempt whose commit this host logged (see {@link #restore}), with the
+     * logged stamp, once every logged record is restored: in the run that logged the commit, its
+     * install may have been held back behind an appender ordered before it, which is now restored
+     * in doubt and must install first (installed at once, it would take its place before that one
+     * here while other hosts put it after).
+     */
+    void installLoggedCommit(TxnId txn, long stamp) {
+        TxnRecord record = state.txns.get(txn);
+        if (record != null && record.restored && !record.inDoubt && record.commitStamp == 0) {
+            commitLocal(record, stamp);
+        }
     }
 
     // ---- in doubt --------------------------------------------------------------------------

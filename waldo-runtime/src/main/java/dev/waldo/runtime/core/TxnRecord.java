@@ -83,6 +83,12 @@ final class TxnRecord {
     long preparedAt;
     /** The stamp of the attempt's commit, once that arrived here; 0 before ({@link AppendOrder}). */
     long commitStamp;
+    /**
+     * Restored from the log with its locks: the log keeps whole locks without their mode, so any
+     * of them may have been an APPEND lock and the attempt takes part in the order of shared
+     * appends ({@link AppendOrder}).
+     */
+    boolean anyLockMayAppend;
     /** Hosts to acknowledge to once the attempt is backed out or committed here. */
     final Set<Integer> acksOwed = new HashSet<>();
 

@@ -120,6 +120,142 @@ class AppendOrderTest {
         assertThat(installs(trace, "d")).as("the same order as on b\n" + trace).isEqualTo(onB);
     }
 
+    /**
+     * T1 (rooted on a) and T2 (rooted on c) both append to list x on c and list y on d. T1 votes
+     * first everywhere and is decided on a; then c decides T2 with a greater stamp and holds back
+     * its own part of T2 behind T1, which voted on c below that stamp and is undecided there (its
+     * commit not delivered yet).
+     */
+    private static final String OWN_PART_HELD_BACK = """
+            begin a T1
+            begin c T2
+            call a T1 c
+            deliver a c
+            serve c T1 x append
+            deliver c a
+            lock c T2 x append
+            call c T2 d
+            deliver c d
+            serve d T2 y append
+            deliver d c
+            call a T1 d
+            deliver a d
+            serve d T1 y append
+            deliver d a
+            done a T1
+            done c T2
+            deliver a c
+            deliver a d
+            deliver c d
+            vote c T1 yes
+            vote d T1 yes
+            vote a T1 yes
+            vote d T2 yes
+            vote c T2 yes
+            deliver c a
+            deliver d a          # a decides T1
+            deliver d c          # c decides T2 and logs its commit; its own install waits for T1
+            """;
+
+    /**
+     * c crashes with T2's commit logged and its own install held back, and restarts from its log
+     * with its values (a host layer whose values survive a restart): T2 must still wait for T1,
+     * now restored in doubt, or c would install T2 first while d installs T1 first.
+     */
+    @Test
+    void aCommitLoggedWhileItsInstallWasHeldBackStillWaitsAfterACrash() {
+        String trace = new ScriptedCore("a", "b", "c", "d").run(OWN_PART_HELD_BACK + """
+            crash c durable      # T1's Commit to c is lost; c asks a about T1
+            deliver a d
+            deliver c d all      # d installs T1, then T2
+            deliver c a
+            deliver a c          # a answers T1 committed, with its stamp
+            """);
+        String afterCrash = trace.substring(trace.indexOf("> crash c durable"));
+        assertThat(installs(afterCrash, "d")).containsExactly("T1", "T2");
+        assertThat(installs(afterCrash, "c")).as("the same order as on d\n" + trace).containsExactly("T1", "T2");
+    }
+
+    /**
+     * The restarted c keeps T2's logged commit until its own part installed, as the run that
+     * logged it would have: d's acknowledgement alone does not let it forget T2, so a second
+     * crash before T1 is decided there still finds T2's commit and installs it in its turn.
+     */
+    @Test
+    void aRestoredCommitStaysLoggedUntilItsOwnPartInstalled() {
+        String trace = new ScriptedCore("a", "b", "c", "d").run(OWN_PART_HELD_BACK + """
+            crash c durable
+            deliver a d
+            deliver c d all      # d installs T1 and T2 and acknowledges T2 to c
+            drop d c             # d's answer about T1 is lost: c still holds T2 back behind it
+            deliver d c all
+            log c
+            crash c durable
+            deliver c a all
+            deliver a c all
+            deliver c d all      # the commit re-sent after the restart
+            deliver d c all      # d's acknowledgement, and its answer about T1
+            log c
+            """);
+        String firstLog = trace.substring(trace.indexOf("> log c"), trace.indexOf("> crash c durable", trace.indexOf("> log c")));
+        assertThat(firstLog).as(trace).doesNotContain("forgot T2");
+        String afterSecondCrash = trace.substring(trace.lastIndexOf("> crash c durable"));
+        assertThat(installs(afterSecondCrash, "c")).as(trace).containsExactly("T1", "T2");
+        assertThat(afterSecondCrash).endsWith("logged end T2 committed\n  logged forgot T2");
+    }
+
+    /**
+     * h installs C (rooted on k, appending to x on h and y on g) and crashes; its values survive.
+     * V, rooted on g, then appends to y on g and x on h, while C's commit has not reached g. k's
+     * clock ran ahead (30 roots begun there), so C's stamp is above every clock g has seen: h
+     * must stamp its vote on V above C's stamp, so that V's commit comes after C's everywhere.
+     * With its clock restarted from 0 it stamped V low, g installed V before C, and h had C
+     * before V.
+     */
+    @Test
+    void aHostWhoseValuesSurviveARestartStampsVotesAboveWhatItInstalled() {
+        String clockRunsAhead = java.util.stream.IntStream.range(0, 30).mapToObj(i -> "begin k Z" + i + "\n")
+                .collect(java.util.stream.Collectors.joining());
+        String trace = new ScriptedCore("k", "h", "g").run("""
+            begin k C
+            call k C h
+            deliver k h
+            serve h C x append
+            deliver h k
+            call k C g
+            deliver k g
+            serve g C y append
+            deliver g k
+            done k C
+            deliver k h
+            deliver k g
+            vote h C yes
+            vote g C yes
+            vote k C yes
+            """ + clockRunsAhead + """
+            deliver h k
+            deliver g k          # k decides C; its Commit to g stays on the link
+            deliver k h          # h installs C
+            deliver h k
+            crash h durable
+            begin g V
+            lock g V y append
+            call g V h
+            deliver g h
+            serve h V x append
+            deliver h g
+            done g V
+            deliver g h
+            vote h V yes
+            vote g V yes
+            deliver h g          # g decides V
+            deliver k g          # C's commit reaches g
+            deliver g h all
+            """);
+        assertThat(installs(trace, "h")).containsExactly("C", "V");
+        assertThat(installs(trace, "g")).as("the same order as on h\n" + trace).containsExactly("C", "V");
+    }
+
     private static List<String> installs(String trace, String host) {
         return trace.lines().map(String::strip).filter(line -> line.startsWith(host + ": install "))
                 .map(line -> line.substring((host + ": install ").length())).toList();

@@ -72,6 +72,40 @@ class CoreSimulationTest {
     }
 
     /**
+     * Shared appends in the simulation: a third of the roots append their number to a list on
+     * each of two hosts (one in five on one host only) in the APPEND mode, which appenders share,
+     * some reading one of the lists first; every fourth seed turns fast commit on. Under the same
+     * reordering, loss, cut links and crashes, each list holds exactly the committed roots that
+     * appended to it, once each; every read saw the list up to the reader's number; a root that
+     * returned before another began comes first in the lists both appended to; and the lists
+     * order no roots in a cycle. {@code -Dsim.listSeeds=N} runs seeds 1..N (200 by default).
+     */
+    @Test
+    void sharedAppendsStaySerializableUnderReorderingLossCutLinksAndCrashes() {
+        long started = System.nanoTime();
+        List<Long> seeds = seeds(Integer.getInteger("sim.listSeeds", 200));
+        int crashes = 0;
+        long pairs = 0;
+        for (long seed : seeds) {
+            Simulation simulation = simulation(seed, Simulation.Fault.NONE).withLists();
+            if (seed % 4 == 1) {
+                simulation.withFastCommit();
+            }
+            List<String> violations = run(simulation, seed);
+            assertThat(violations)
+                    .as("shared appends serializable (%s); reproduce with: -Dsim.seed=%d", simulation.summary(), seed)
+                    .isEmpty();
+            crashes += simulation.crashes();
+            pairs += simulation.rootPairsInTwoLists();
+        }
+        if (Long.getLong("sim.seed") == null) {
+            assertThat(pairs).as("pairs of roots that two lists order, in %d seeds", seeds.size()).isPositive();
+        }
+        System.out.printf("simulation with lists: %d seeds, %d crashes, %d root pairs in two lists, 0 violations, %.1f s%n",
+                seeds.size(), crashes, pairs, (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
      * Tribune's optimistic concurrency control in the simulation: even seeds run every host
      * optimistic, odd seeds mix optimistic (odd-numbered) and locking hosts in one transaction;
      * every third seed adds the tally workload (reads and commuting adds). Under the same
@@ -243,6 +277,18 @@ class CoreSimulationTest {
         assertThat(firstViolation(Simulation.Fault.ADDS_INSTALL_VALUES)).isNotNull();
     }
 
+    /**
+     * Shared appends installed as their commits arrive instead of in the order of their stamps,
+     * with appenders' roots returning at the decision: two hosts append two roots' numbers to
+     * their lists in opposite orders (a G0 cycle), or a root that returned lands after one begun
+     * later.
+     */
+    @Test
+    void appendsInstalledAsTheyArriveAreCaught() {
+        assertThat(firstViolation(Simulation.Fault.APPENDS_INSTALLED_AS_THEY_ARRIVE))
+                .containsPattern("in a cycle|list\\d holds \\d+ first");
+    }
+
     /** A storage that loses participants' prepared records: a restart forgets a yes vote, and atomicity breaks. */
     @Test
     void aStorageThatForgetsPreparedRecordsIsCaught() {
@@ -300,6 +346,9 @@ class CoreSimulationTest {
             Simulation simulation = simulation(seed, fault);
             if (fault == Simulation.Fault.READS_SHARE_WITH_ADDS || fault == Simulation.Fault.ADDS_INSTALL_VALUES) {
                 simulation.withTallies();
+            }
+            if (fault == Simulation.Fault.APPENDS_INSTALLED_AS_THEY_ARRIVE) {
+                simulation.withLists();
             }
             if (fault == Simulation.Fault.REGISTER_KEEPS_LATEST) {
                 simulation.withReplicatedDecisions();

@@ -113,6 +113,61 @@ class FastCommitTest {
               logged forgot T1""");
     }
 
+    /**
+     * A delegate whose install waits for an appender ordered before it (W, rooted on c, voted
+     * on b and undecided) keeps its logged commit past the root's acknowledgement, until the
+     * install: it used to forget it there, and after a crash its bindings, which had journaled
+     * their yes vote, were told to back out what the root had reported committed.
+     */
+    @Test
+    void aDelegateKeepsItsLoggedCommitUntilItsHeldBackInstall() {
+        String trace = new ScriptedCore("a", "b", "c", "d").run("""
+            fast all
+            begin c W
+            call c W b
+            deliver c b
+            serve b W x append
+            deliver b c
+            call c W d
+            deliver c d
+            serve d W y append
+            deliver d c
+            done c W
+            deliver c b
+            deliver c d
+            vote b W yes
+            begin a T1
+            call a T1 b
+            deliver a b
+            serve b T1 x append
+            deliver b a
+            done a T1
+            deliver a b
+            vote b T1 yes        # committed alone, its install held back behind W
+            tick b 3             # the commit b owes a goes out again
+            deliver b a
+            deliver a b          # a's acknowledgement
+            log b
+            crash b
+            recover b T1 a       # b's bindings journaled their yes vote on T1
+            """);
+        assertThat(trace).contains("""
+            > vote b T1 yes
+            > tick b 3
+              b -> a: Commit T1
+            > deliver b a
+              a: install T1
+              a: root T1 COMMITTED
+              a -> b: Ack T1
+            > deliver a b
+            > log b
+              logged prepared W, coordinator c, peers [d]
+              logged prepared T1, coordinator a, peers []
+              logged commit T1
+            > crash b""");
+        assertThat(trace.substring(trace.indexOf("> crash b"))).contains("b: install T1").doesNotContain("discard T1");
+    }
+
     /** A delegate that restarted before the delegation arrived never committed it (a commit is logged first): backed out, retried. */
     @Test
     void aDelegateThatLostTheAttemptBacksItOutAndTheRootRetries() {

@@ -35,6 +35,8 @@ import java.util.Set;
  * cut a b / heal a b    the link between a and b goes down (losing what is on it) / up
  * restart c             host c is killed and starts again with an empty core and log (what was on its links is lost)
  * crash c               host c is killed and starts again from its log (what was on its links is lost)
+ * crash c durable       the same, for a host layer whose values survive the restart: attempts in doubt keep their
+ *                       variables locked, and the clock starts where it was at the host's last install
  * log c                 the records host c has made durable so far
  * owed a                how many decisions host a still owes to hosts it can reach
  * locks b               host b's lock table, attempts by name
@@ -67,6 +69,8 @@ final class ScriptedCore {
 
     private final Map<String, HostCore> cores = new LinkedHashMap<>();
     private final Map<String, InMemoryStorage> storages = new HashMap<>();
+    /** Per host, its clock when it last applied an install: kept with values that survive a restart ("crash c durable"). */
+    private final Map<String, Long> clockAtInstall = new HashMap<>();
     private int runs;
     private final Map<Integer, String> hostNames = new HashMap<>();
     private final Map<String, TxnId> attempts = new HashMap<>();
@@ -184,7 +188,7 @@ final class ScriptedCore {
             case "owed" -> note("decisions owed by " + host + ": " + core.decisionsOwed());
             case "settle" -> settle(host);
             case "restart" -> restart(host);
-            case "crash" -> crash(host);
+            case "crash" -> crash(host, words.length > 2 && words[2].equals("durable"));
             case "writers" -> note("undecided writers of " + words[2] + ": " + core.undecidedWriters(LockId.whole(1, words[2]))
                     .stream().map(attemptNames::get).toList());
             case "log" -> {
@@ -235,13 +239,16 @@ final class ScriptedCore {
         storages.get(host).load();
     }
 
-    private void crash(String host) {
+    private void crash(String host, boolean durable) {
         InMemoryStorage storage = storages.get(host);
         restart(host);
         HostCore core = replicating(new HostCore(number(host), 2, true, ++runs * 1000L));
         cores.put(host, core);
         storages.put(host, storage);
-        core.restore(storage.load(), storage.hasEarlierRuns(), false);
+        if (durable) {
+            core.advanceClock(clockAtInstall.getOrDefault(host, 0L));
+        }
+        core.restore(storage.load(), storage.hasEarlierRuns(), durable);
     }
 
     private HostCore replicating(HostCore core) {
@@ -324,6 +331,9 @@ final class ScriptedCore {
             }
             if (decision instanceof Decision.Install || decision instanceof Decision.Discard) {
                 applied.add(decision.txn());
+            }
+            if (decision instanceof Decision.Install) {
+                clockAtInstall.put(host, cores.get(host).clock());
             }
         }
         for (Envelope envelope : out.messages()) {

@@ -23,9 +23,13 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * With {@link Crashes}, hosts crash between steps or in the middle of a write
  * to their {@link InMemoryStorage} (tearing it), and restart from it; a
  * host's committed values are its durable state (a device), which knows the
- * attempts it applied. With {@link #withSnapshotReads}, a quarter of the roots
+ * attempts it applied (and its core's clock at the last install, which a
+ * restart gives back). With {@link #withSnapshotReads}, a quarter of the roots
  * are read-only and read a snapshot ({@link HostCore#readSnapshot}): counters,
- * or every account of every host.
+ * or every account of every host. With {@link #withLists}, a third of the
+ * roots append their number to lists on two hosts in the shared APPEND mode,
+ * installed onto each host's durable lists in the order the core's installs
+ * come (see {@link AppendOrder}).
  *
  * <p>After the run, {@link #check()} verifies that the committed history is
  * serializable: every counter's committed increments read 0, 1, ..., n-1 in
@@ -33,15 +37,22 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * root ended exactly once (or was lost with its host); no attempt was both
  * installed and discarded; every host that voted yes on a committed attempt
  * installed it; no durable outcome was contradicted; no lock, attempt or
- * attempt in doubt is left anywhere. While it runs, it checks that no attempt
- * reads a variable on a host while the bindings of another attempt that wrote
- * it there are still committing or undoing (the device is still changing).
+ * attempt in doubt is left anywhere; each list holds every committed root that
+ * appended to it once and nothing else, each read of a list saw it as it ended
+ * up to the reader's own number, the order the lists of all hosts put the
+ * roots in has no cycle, and no list puts a root after one that began once
+ * it had returned (unless that list's host held it in doubt as it returned).
+ * While it runs, it checks that no attempt reads a variable on a host while
+ * the bindings of another attempt that wrote it there are still committing or
+ * undoing (the device is still changing).
  */
 final class Simulation {
     static final int COUNTERS = 2;
     static final int ACCOUNTS = 3;
     /** Counters updated through Claret's commuting ADD mode (only with {@link #withTallies}). */
     static final int TALLIES = 2;
+    /** Lists appended to in the shared APPEND mode, per host (only with {@link #withLists}). */
+    static final int LISTS = 2;
     static final long INITIAL_BALANCE = 1_000;
     private static final int OBJECTS_PER_HOST = 3;
     private static final boolean TRACE = Boolean.getBoolean("sim.trace");
@@ -64,6 +75,12 @@ final class Simulation {
         /** The step it began at and, once its caller heard it committed, the step it returned at. */
         long beganAt;
         long returnedAt = -1;
+        /**
+         * The lists ("host:listN") it appended to whose host held it in doubt or was down when its
+         * caller heard it committed: the coordinator stopped waiting for that host, which cannot
+         * know where the commit goes until it hears of it, so a later appender there may come first.
+         */
+        final java.util.Set<String> returnedInDoubtAt = new java.util.TreeSet<>();
         boolean networkFailed;
         /** Its host crashed while it ran: its caller is gone, and it never ends. */
         boolean lost;
@@ -108,10 +125,17 @@ final class Simulation {
     /** Attempts whose root's host delegated the decision (fast commit). */
     private final java.util.Set<TxnId> delegatedAttempts = new java.util.HashSet<>();
     private final List<Map<String, Long>> committed = new ArrayList<>();
+    /**
+     * Per host, its lists (durable state, like {@link #committed}): each install appends the
+     * attempt's numbers in the order the core's {@link Decision.Install}s arrive.
+     */
+    private final List<Map<String, List<Long>>> committedLists = new ArrayList<>();
     private final Map<TxnId, Map<Integer, Map<String, Long>>> working = new HashMap<>();
     private final Map<TxnId, List<String>> reads = new HashMap<>();
     /** What read-only roots' attempts read, "host:variable=value", as their roots saw it. */
     private final Map<TxnId, List<String>> snapshotReads = new HashMap<>();
+    /** What read-then-append roots' attempts read of a list, "host:listN=a,b,c", as their roots saw it. */
+    private final Map<TxnId, List<String>> listReads = new HashMap<>();
     private final Map<TxnId, Root> rootsByAttempt = new HashMap<>();
     private final Map<String, Served> servedWaitingForLock = new HashMap<>();
     private final List<Root> roots = new ArrayList<>();
@@ -137,6 +161,11 @@ final class Simulation {
     private final int[] runs;
     /** Per host, the attempts its durable state (the simulated device) has applied: installs are idempotent. */
     private final List<java.util.Set<TxnId>> applied = new ArrayList<>();
+    /**
+     * Per host, its core's clock when its durable state last applied an install, kept with that
+     * state and given back at a restart ({@link HostCore#advanceClock}).
+     */
+    private final long[] clockAtInstall;
     /** Per attempt, the first outcome made durable anywhere (a logged commit, or a participant's logged end). */
     private final Map<TxnId, Boolean> durableOutcome = new HashMap<>();
     /** Per attempt, the hosts that voted yes on it. */
@@ -155,6 +184,7 @@ final class Simulation {
     private int registerBackouts;
     private int crashCount;
     private boolean tallies;
+    private boolean lists;
     private boolean readOnlyRoots;
     private Concurrency concurrency = Concurrency.LOCKS;
     /** Optimistic hosts' {@link HostCore#useOptimisticConcurrencyLockingAfter}, or -1 for the host default. */
@@ -219,7 +249,13 @@ final class Simulation {
          */
         SNAPSHOT_IGNORES_PREPARED,
         /** Snapshot reads are never validated: reads on different hosts may see different moments. */
-        SNAPSHOT_WITHOUT_VALIDATION
+        SNAPSHOT_WITHOUT_VALIDATION,
+        /**
+         * Every core installs a committed attempt as its commit arrives, not in the order of the
+         * commits' stamps ({@link HostCore#breakByInstallingAppendsAsTheyArrive}): two hosts may
+         * append two roots' numbers to their lists in opposite orders.
+         */
+        APPENDS_INSTALLED_AS_THEY_ARRIVE
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -238,7 +274,9 @@ final class Simulation {
         this.cores = new HostCore[hostCount + 1];
         this.storages = new InMemoryStorage[hostCount + 1];
         this.runs = new int[hostCount + 1];
+        this.clockAtInstall = new long[hostCount + 1];
         committed.add(Map.of());
+        committedLists.add(Map.of());
         applied.add(java.util.Set.of());
         for (int h = 1; h <= hostCount; h++) {
             storages[h] = new InMemoryStorage();
@@ -256,6 +294,11 @@ final class Simulation {
                 values.put("tally" + i, 0L);
             }
             committed.add(values);
+            Map<String, List<Long>> hostLists = new LinkedHashMap<>();
+            for (int i = 0; i < LISTS; i++) {
+                hostLists.put("list" + i, new ArrayList<>());
+            }
+            committedLists.add(hostLists);
         }
     }
 
@@ -267,6 +310,21 @@ final class Simulation {
      */
     Simulation withTallies() {
         tallies = true;
+        return this;
+    }
+
+    /**
+     * Adds list transactions to the workload (a third of the roots that are not tally roots): each
+     * appends its root number to a list on each of two different random hosts (one in five on one
+     * host only) in the APPEND mode, which appenders share; one in four reads the first of its
+     * lists before it appends to it (READ, then an upgrade to APPEND). The check wants each
+     * committed root's number exactly once in each list it appended to and no other number in
+     * any list; each read to be the list as it ended, up to the reader's own number; a root that
+     * returned before another began first in the lists both appended to; and no cycle in the
+     * order the lists of all hosts put the roots in.
+     */
+    Simulation withLists() {
+        lists = true;
         return this;
     }
 
@@ -463,6 +521,8 @@ final class Simulation {
                 }
                 ops.add(new Op(on, tally, 1));
             }
+        } else if (lists && random.nextInt(3) == 0) {
+            ops.addAll(listOps());
         } else if (random.nextBoolean()) {
             int increments = 1 + random.nextInt(2);
             for (int i = 0; i < increments; i++) {
@@ -505,6 +565,30 @@ final class Simulation {
         return ops;
     }
 
+    /**
+     * A list root's ops: an append to a random list on each of two different random hosts, one
+     * root in four reading the first of the two lists before it appends to it. One root in five
+     * appends on one host only (a fast commit delegates it there when it is rooted elsewhere).
+     */
+    private List<Op> listOps() {
+        int first = 1 + random.nextInt(hostCount);
+        int second = 1 + random.nextInt(hostCount - 1);
+        if (second >= first) {
+            second++;
+        }
+        boolean reads = random.nextInt(4) == 0;
+        int[] hosts = random.nextInt(5) == 0 ? new int[] {first} : new int[] {first, second};
+        List<Op> ops = new ArrayList<>();
+        for (int on : hosts) {
+            String list = "list" + random.nextInt(LISTS);
+            if (reads && on == first) {
+                ops.add(new Op(on, list, 0));
+            }
+            ops.add(new Op(on, list, 1));
+        }
+        return ops;
+    }
+
     /** Runs the root's body on from where it stopped, until it must wait. */
     private void advance(Root root) {
         HostCore core = cores[root.host];
@@ -539,6 +623,9 @@ final class Simulation {
         }
         if (fault == Fault.SKIP_DELEGATED_COMMIT_LOG) {
             core.breakBySkippingDelegatedCommitLog();
+        }
+        if (fault == Fault.APPENDS_INSTALLED_AS_THEY_ARRIVE) {
+            core.breakByInstallingAppendsAsTheyArrive();
         }
         core.useFastCommit(fastCommit);
         if (fault == Fault.SNAPSHOT_IGNORES_PREPARED) {
@@ -583,6 +670,9 @@ final class Simulation {
     }
 
     private LockId lockOf(Op op) {
+        if (isListAppend(op)) {
+            return LockId.whole(1, op.variable, LockMode.APPEND);
+        }
         if (op.delta == 0 && !op.variable.startsWith("tally")) {
             return LockId.whole(1, op.variable, LockMode.READ); // a read-only root's read
         }
@@ -598,6 +688,9 @@ final class Simulation {
      * A read-only root's read leaves no working copy (it installs nothing) and returns what it read.
      */
     private String apply(TxnId txn, Op op) {
+        if (op.variable.startsWith("list")) {
+            return applyList(txn, op);
+        }
         if (op.delta == 0 && !op.variable.startsWith("tally")) {
             // A snapshot read reads the host's committed value, never a device, so it may read
             // while another attempt's bindings still finish there.
@@ -621,6 +714,29 @@ final class Simulation {
 
     private static boolean isTallyAdd(Op op) {
         return op.variable.startsWith("tally") && op.delta != 0;
+    }
+
+    private static boolean isListAppend(Op op) {
+        return op.variable.startsWith("list") && op.delta != 0;
+    }
+
+    /**
+     * A list op: an append notes the root's number in the attempt's working copy, to append at
+     * install (it reads nothing, so it shares the list with other appenders); a read returns the
+     * committed list (a root reads a list only before it appends to it).
+     */
+    private String applyList(TxnId txn, Op op) {
+        if (op.delta == 0) {
+            checkBindingsFinished(txn, op);
+            List<Long> list = committedLists.get(op.host).get(op.variable);
+            return op.host + ":" + op.variable + "=" + String.join(",", list.stream().map(String::valueOf).toList());
+        }
+        working.computeIfAbsent(txn, t -> new HashMap<>()).computeIfAbsent(op.host, h -> new HashMap<>())
+                .put(op.variable, (long) rootsByAttempt.get(txn).number);
+        if (TRACE) {
+            System.out.println("apply " + txn + " on " + op.host + " " + op.variable + " append " + rootsByAttempt.get(txn).number);
+        }
+        return null;
     }
 
     /**
@@ -658,12 +774,21 @@ final class Simulation {
             return;
         }
         Root root = rootsByAttempt.get(txn);
-        (root != null && root.readOnly ? snapshotReads : reads).computeIfAbsent(txn, t -> new ArrayList<>()).add(read);
+        Map<TxnId, List<String>> into = root != null && root.readOnly ? snapshotReads
+                : read.contains(":list") ? listReads : reads;
+        into.computeIfAbsent(txn, t -> new ArrayList<>()).add(read);
     }
 
-    /** A tally's working value is a delta (ADD), added at install; every other value replaces the committed one. */
+    /**
+     * A tally's working value is a delta (ADD), added at install; a list's is the number appended
+     * (APPEND), appended at install; every other value replaces the committed one.
+     */
     private void install(int h, Map<String, Long> values) {
         values.forEach((variable, value) -> {
+            if (variable.startsWith("list")) {
+                committedLists.get(h).get(variable).add(value);
+                return;
+            }
             boolean delta = variable.startsWith("tally") && fault != Fault.ADDS_INSTALL_VALUES;
             committed.get(h).merge(variable, value, delta ? Long::sum : (old, replaced) -> replaced);
         });
@@ -995,7 +1120,8 @@ final class Simulation {
     /**
      * Host {@code h} starts again under the same number, with a new core that
      * restores what its storage kept, and the working copies of the attempts
-     * it logged as prepared (their payload). Its peers learn it restarted.
+     * it logged as prepared (their payload); its durable state gives the core
+     * the clock of its last install. Its peers learn it restarted.
      */
     private void restart(int h) {
         crashed.remove(h);
@@ -1005,6 +1131,7 @@ final class Simulation {
         }
         pessimisticInCrashedRuns += cores[h].pessimisticAttempts();
         cores[h] = withFault(new HostCore(h, 3, true, runs[h] * 1_000_000_000L));
+        cores[h].advanceClock(clockAtInstall[h]); // its values survived: its votes must stay above what they hold
         List<StorageRecord> records = storages[h].load();
         for (StorageRecord record : records) {
             if (record instanceof StorageRecord.Prepared prepared) {
@@ -1089,6 +1216,7 @@ final class Simulation {
                 if (Boolean.FALSE.equals(durableOutcome.get(install.txn()))) {
                     violations.add("host " + h + " installed " + install.txn() + ", whose backout was durable");
                 }
+                clockAtInstall[h] = cores[h].clock();
                 // A restart may apply an attempt again (it crashed before logging the end): the
                 // durable state knows what it applied, as a device's redo does.
                 if (applied.get(h).add(install.txn())) {
@@ -1237,6 +1365,7 @@ final class Simulation {
         }
         if (root.result == Decision.Result.COMMITTED) {
             root.returnedAt = steps;
+            noteAppendsInDoubt(root);
         }
         Decision.Result expected = root.aborts || root.networkFailed ? Decision.Result.FAILED
                 : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
@@ -1245,6 +1374,20 @@ final class Simulation {
                 && root.result == Decision.Result.COMMITTED && (cutLinksSeen || crashCount > 0);
         if (root.result != expected && !refusalSkipped) {
             violations.add("root " + root.number + " ended " + root.result + ", expected " + expected);
+        }
+    }
+
+    /**
+     * Notes the lists of the root's appends whose host held them in doubt, was down or cut off
+     * from the root's host (it learns it lost its coordinator in a moment) as the root returned.
+     */
+    private void noteAppendsInDoubt(Root root) {
+        for (Op op : root.ops) {
+            int h = op.host;
+            if (isListAppend(op) && !applied.get(h).contains(root.attempt)
+                    && (!reachable(root.host, h) || cores[h].inDoubt().contains(root.attempt))) {
+                root.returnedInDoubtAt.add(h + ":" + op.variable);
+            }
         }
     }
 
@@ -1331,6 +1474,7 @@ final class Simulation {
             }
         }
         found.addAll(checkTallies(counterReads));
+        found.addAll(checkLists());
         found.addAll(checkSnapshotReads(expectedTotal));
         long total = 0;
         for (int h = 1; h <= hostCount; h++) {
@@ -1419,6 +1563,189 @@ final class Simulation {
     }
 
     /**
+     * Each list holds each committed root that appended to it exactly once and nothing else (no
+     * number of a root that did not commit, nor of an earlier attempt of one that did); each
+     * committed read of a list saw the list as it ended, up to the reader's own number; a root
+     * that returned before another began comes first in the lists both appended to (see {@link
+     * #checkListRealTime}); and one serial order explains every list (see {@link #listOrderCycle}).
+     */
+    private List<String> checkLists() {
+        List<String> found = new ArrayList<>();
+        Map<String, java.util.Set<Integer>> appenders = listAppenders();
+        for (int h = 1; h <= hostCount; h++) {
+            for (Map.Entry<String, List<Long>> entry : committedLists.get(h).entrySet()) {
+                String key = h + ":" + entry.getKey();
+                found.addAll(checkListHolds(key, entry.getValue(), appenders.getOrDefault(key, java.util.Set.of())));
+            }
+        }
+        found.addAll(checkListReads());
+        found.addAll(checkListRealTime());
+        String cycle = listOrderCycle();
+        if (cycle != null) {
+            found.add(cycle);
+        }
+        return found;
+    }
+
+    /** List {@code key} holds each root of {@code expected} exactly once, and no other. */
+    private List<String> checkListHolds(String key, List<Long> list, java.util.Set<Integer> expected) {
+        List<String> found = new ArrayList<>();
+        Map<Long, Integer> times = new TreeMap<>();
+        list.forEach(number -> times.merge(number, 1, Integer::sum));
+        times.forEach((number, count) -> {
+            if (!expected.contains(number.intValue())) {
+                Root root = roots.get(number.intValue());
+                found.add(key + " holds root " + number + ", which did not commit an append to it (ended "
+                        + (root.lost ? "LOST" : root.result) + ", attempt " + root.attempt + "): " + list);
+            } else if (count != 1) {
+                found.add(key + " holds committed root " + number + " " + count + " times: " + list);
+            }
+        });
+        for (int number : expected) {
+            if (!times.containsKey((long) number)) {
+                found.add(key + " lacks root " + number + ", which committed an append to it: " + list);
+            }
+        }
+        return found;
+    }
+
+    /** Per list ("host:listN"), the committed roots that appended to it. */
+    private Map<String, java.util.Set<Integer>> listAppenders() {
+        Map<String, java.util.Set<Integer>> appenders = new TreeMap<>();
+        for (Root root : roots) {
+            if (committed(root)) {
+                for (Op op : root.ops) {
+                    if (isListAppend(op)) {
+                        appenders.computeIfAbsent(op.host + ":" + op.variable, k -> new java.util.TreeSet<>()).add(root.number);
+                    }
+                }
+            }
+        }
+        return appenders;
+    }
+
+    /**
+     * A root reads a list only before it appends to it, and its READ lock keeps other appenders
+     * out until it ended: what it read is exactly what the list holds before its own number.
+     */
+    private List<String> checkListReads() {
+        List<String> found = new ArrayList<>();
+        for (Root root : roots) {
+            if (!committed(root)) {
+                continue;
+            }
+            for (String read : listReads.getOrDefault(root.attempt, List.of())) {
+                String[] parts = read.split("=", -1);
+                String[] where = parts[0].split(":");
+                List<Long> list = committedLists.get(Integer.parseInt(where[0])).get(where[1]);
+                int own = list.indexOf((long) root.number);
+                if (own < 0) {
+                    continue; // reported as a committed append the list lacks
+                }
+                String before = String.join(",", list.subList(0, own).stream().map(String::valueOf).toList());
+                if (!before.equals(parts[1])) {
+                    found.add("root " + root.number + " (attempt " + root.attempt + ") read " + parts[0] + " as [" + parts[1]
+                            + "], but the list holds [" + before + "] before its own number: " + list);
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * A cycle in the order the lists put the roots in, or null: the relation "appears before",
+     * taken over every list of every host, must have no cycle, or no serial order explains the
+     * lists. Describes the cycle with the list that gives each edge.
+     */
+    private String listOrderCycle() {
+        Map<Integer, Map<Integer, String>> edges = new TreeMap<>();
+        for (int h = 1; h <= hostCount; h++) {
+            for (Map.Entry<String, List<Long>> entry : committedLists.get(h).entrySet()) {
+                List<Long> list = entry.getValue();
+                for (int i = 1; i < list.size(); i++) {
+                    int from = list.get(i - 1).intValue();
+                    int to = list.get(i).intValue();
+                    if (from != to) {
+                        edges.computeIfAbsent(from, k -> new TreeMap<>()).putIfAbsent(to, h + ":" + entry.getKey() + " " + list);
+                    }
+                }
+            }
+        }
+        List<Integer> cycle = findCycle(edges);
+        if (cycle == null) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder("the lists order roots " + cycle + " in a cycle (no serial order explains them):");
+        for (int i = 0; i < cycle.size(); i++) {
+            int from = cycle.get(i);
+            int to = cycle.get((i + 1) % cycle.size());
+            text.append(" root ").append(from).append(" before root ").append(to).append(" in ")
+                    .append(edges.get(from).get(to)).append(';');
+        }
+        return text.toString();
+    }
+
+    /**
+     * A root whose caller heard it committed before another root began comes first in every list
+     * both appended to ({@link AppendOrder}: an appender's vote is bound, so the caller returns
+     * only once it installed), unless that list's host held the first one in doubt or was down
+     * as it returned (see {@link Root#returnedInDoubtAt}).
+     */
+    private List<String> checkListRealTime() {
+        List<String> found = new ArrayList<>();
+        for (int h = 1; h <= hostCount; h++) {
+            for (Map.Entry<String, List<Long>> entry : committedLists.get(h).entrySet()) {
+                String key = h + ":" + entry.getKey();
+                List<Long> list = entry.getValue();
+                for (int i = 0; i < list.size(); i++) {
+                    Root earlier = roots.get(list.get(i).intValue());
+                    for (int j = i + 1; j < list.size(); j++) {
+                        Root later = roots.get(list.get(j).intValue());
+                        if (later.returnedAt >= 0 && later.returnedAt < earlier.beganAt && !later.returnedInDoubtAt.contains(key)) {
+                            found.add("root " + later.number + " returned committed at step " + later.returnedAt + ", before root "
+                                    + earlier.number + " began at step " + earlier.beganAt + ", but " + key + " holds "
+                                    + earlier.number + " first: " + list);
+                        }
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The nodes of one cycle of the directed graph {@code edges}, in order, or null if it has none. */
+    private static List<Integer> findCycle(Map<Integer, Map<Integer, String>> edges) {
+        Map<Integer, Integer> state = new HashMap<>(); // 1: on the current path, 2: done
+        List<Integer> path = new ArrayList<>();
+        for (int start : edges.keySet()) {
+            List<Integer> cycle = findCycleFrom(start, edges, state, path);
+            if (cycle != null) {
+                return cycle;
+            }
+        }
+        return null;
+    }
+
+    private static List<Integer> findCycleFrom(int node, Map<Integer, Map<Integer, String>> edges,
+                                               Map<Integer, Integer> state, List<Integer> path) {
+        Integer seen = state.get(node);
+        if (seen != null) {
+            return seen == 1 ? new ArrayList<>(path.subList(path.indexOf(node), path.size())) : null;
+        }
+        state.put(node, 1);
+        path.add(node);
+        for (int next : edges.getOrDefault(node, Map.of()).keySet()) {
+            List<Integer> cycle = findCycleFrom(next, edges, state, path);
+            if (cycle != null) {
+                return cycle;
+            }
+        }
+        path.remove(path.size() - 1);
+        state.put(node, 2);
+        return null;
+    }
+
+    /**
      * Every committed read-only root read one moment between its start and its return: each counter
      * no lower than the increments whose roots returned before it began and no higher than those of
      * roots begun before it returned, and, when it read every account, the constant total.
@@ -1495,7 +1822,7 @@ final class Simulation {
             }
         }
         for (Root root : roots) {
-            if (!committed(root) || root.readOnly || root.ops.get(0).variable.startsWith("counter")) {
+            if (!committed(root) || root.readOnly || !root.ops.get(0).variable.startsWith("account")) {
                 continue;
             }
             for (Op op : root.ops) {
@@ -1520,6 +1847,25 @@ final class Simulation {
         return total;
     }
 
+    /**
+     * How many pairs of roots share two or more lists (on any hosts): the pairs whose order two
+     * lists could contradict, which is what the cycle check looks for.
+     */
+    long rootPairsInTwoLists() {
+        Map<List<Long>, Integer> shared = new HashMap<>();
+        for (int h = 1; h <= hostCount; h++) {
+            for (List<Long> list : committedLists.get(h).values()) {
+                List<Long> numbers = list.stream().distinct().sorted().toList();
+                for (int i = 0; i < numbers.size(); i++) {
+                    for (int j = i + 1; j < numbers.size(); j++) {
+                        shared.merge(List.of(numbers.get(i), numbers.get(j)), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        return shared.values().stream().filter(lists -> lists >= 2).count();
+    }
+
     /** How many read-only roots committed (their callers heard so). */
     long committedReaders() {
         return roots.stream().filter(root -> root.readOnly && root.result == Decision.Result.COMMITTED).count();
@@ -1540,6 +1886,7 @@ final class Simulation {
         return roots.size() + " roots on " + hostCount + " hosts: " + outcomes + ", " + retries + " retries, "
                 + steps + " steps" + (cutLinksSeen ? ", with cut links" : "")
                 + (crashCount > 0 ? ", " + crashCount + " crashes (" + tornWrites + " torn writes)" : "")
-                + (fastCommit ? ", fast commit: " + delegations + " delegations" : "");
+                + (fastCommit ? ", fast commit: " + delegations + " delegations" : "")
+                + (lists ? ", " + rootPairsInTwoLists() + " root pairs in two lists" : "");
     }
 }
