@@ -23,7 +23,7 @@ import java.util.List;
  * is killed.
  *
  * <pre>
- * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit]
+ * java dev.waldo.check.StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit] [--shared-appends]
  *     [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]
  * </pre>
  * The host logs its transactions to {@code STATE-DIR/transactions} ({@code FileStorage}), so that
@@ -33,6 +33,9 @@ import java.util.List;
  * --incarnation} numbers the run, and the store backs out every operation meant for another.
  * {@code --optimistic} makes the store validate optimistically instead of locking
  * ({@code Host.useOptimisticConcurrency}, Tribune's OCC).
+ * {@code --shared-appends} lets concurrent appends to a list share its lock
+ * ({@code Host.useSharedAppends}): serializable, with real time kept only between transactions
+ * that share a list.
  * {@code --group-commit} opens the log for group commit ({@code Storage.Commit.GROUP}): one fsync
  * covers the records of every transaction written before it began.
  * {@code --decisions GROUP} has the store's outcomes settled by the replicated decision register
@@ -57,7 +60,7 @@ public final class StoreServer {
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
             System.err.println("usage: StoreServer HOST-ID STATE-DIR [--tls] [--optimistic] [--group-commit]"
-                    + " [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]");
+                    + " [--shared-appends] [--broken-scheduler] [--broken-abstract-locks] [--port N] [--incarnation N] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(2, args.length);
@@ -79,6 +82,7 @@ public final class StoreServer {
         if (flags.contains("--optimistic")) {
             net.host().useOptimisticConcurrency(); // before the store's first transaction
         }
+        net.host().useSharedAppends(flags.contains("--shared-appends"));
         ListStore store = ListStore.create(net.host());
         store.startIncarnation(numberAfter(flags, "--incarnation"));
         InetSocketAddress bound = net.listen(new InetSocketAddress("127.0.0.1", (int) numberAfter(flags, "--port")),

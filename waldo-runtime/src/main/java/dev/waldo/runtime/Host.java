@@ -74,6 +74,7 @@ public final class Host implements AutoCloseable {
     private volatile PrintStream output = System.out;
     private volatile boolean closed;
     private volatile boolean abstractLocks = true;
+    private volatile boolean sharedAppends;
     /** Whether read-only transactions started here read a snapshot ({@link #useSnapshotReads}). */
     private volatile boolean snapshotReads;
     /** True on a thread inside {@link #readOnly}: the roots it starts here are read-only. */
@@ -218,14 +219,34 @@ public final class Host implements AutoCloseable {
     /**
      * Turns Claret's abstract locks on (the default) or off for this host's
      * variables: on, reads share a variable, {@code +=}/{@code -=} on a Number
-     * and {@code append} on a List take commuting modes that concurrent
-     * transactions share, and map keys are locked by what is done to them
+     * takes a commuting mode that concurrent transactions share, {@code append}
+     * on a List takes one that reads nothing (shared only with {@link
+     * #useSharedAppends}), and map keys are locked by what is done to them
      * (see {@link dev.waldo.runtime.core.LockMode}); off, every access locks
      * exclusively, as the runtime did before (for comparison). Set it before
      * transactions run here.
      */
     public void useAbstractLocks(boolean on) {
         abstractLocks = on;
+    }
+
+    /**
+     * Lets concurrent appends to one of this host's lists share its lock (with abstract locks on;
+     * off by default). They install in the order of their commits' stamps, the same on every host,
+     * so histories stay serializable; but real time holds only between transactions that share a
+     * list: a transaction begun after another returned may be ordered before a third that the
+     * first was ordered after (waldo-runtime README, "Shared appends"). Off, an append is
+     * exclusive, and transactions are strictly serializable. Turn it on where throughput on hot
+     * lists matters more than that, on every host of the network alike; set it before
+     * transactions run here.
+     */
+    public void useSharedAppends(boolean on) {
+        sharedAppends = on;
+    }
+
+    /** Whether appends to this host's lists share their lock ({@link #useSharedAppends}). */
+    public boolean sharedAppends() {
+        return sharedAppends;
     }
 
     /**

@@ -187,10 +187,15 @@ final class LocalTxn implements Ctx {
     /**
      * The mode in which this attempt locks {@code cell} for a use in {@code mode}: that mode when
      * the cell is {@link #boosted}, or for a read-only attempt (whose reads read a snapshot and
-     * whose writes {@link #acquire} refuses); else exclusively.
+     * whose writes {@link #acquire} refuses); else exclusively. An append is exclusive too
+     * unless the host shares appends ({@link Host#useSharedAppends}).
      */
     LockMode modeFor(Cell cell, LockMode mode) {
-        return snapshot || boosted(cell) ? mode : LockMode.WRITE;
+        if (snapshot) {
+            return mode;
+        }
+        boolean commuting = boosted(cell) && (mode != LockMode.APPEND || host.sharedAppends());
+        return commuting ? mode : LockMode.WRITE;
     }
 
     /**

@@ -62,11 +62,36 @@ class AbstractLocksTest {
     }
 
     /**
-     * Appends share a list (see LockMode): a second appender commits while the first is still
+     * By default appends do not share (strict serializability, see Host.useSharedAppends): the
+     * second appender waits for the open first one, and the list holds both in commit order.
+     */
+    @Test
+    void aSecondAppenderWaitsForTheOpenFirstByDefault() {
+        Latch holding = new Latch("the first appender holding log");
+        Latch release = new Latch("release");
+        Future<?> first = held("first", holding, release, ctx -> {
+            node.log.append(ctx, "first");
+            return null;
+        });
+        holding.await();
+        Future<?> second = threads.submit(() -> node.atomically("second", ctx -> {
+            node.log.append(ctx, "second");
+            return null;
+        }));
+        Awaiting.until(() -> host.waitingLockRequests() == 1, "the second appender waits for the first");
+        release.open();
+        Latch.get(first);
+        Latch.get(second);
+        assertThat(node.log.committed()).containsExactly("first", "second");
+    }
+
+    /**
+     * With shared appends (see LockMode): a second appender commits while the first is still
      * open, and the list holds both elements in commit order.
      */
     @Test
-    void aSecondAppenderCommitsWhileTheFirstIsOpenAndTheListKeepsCommitOrder() {
+    void withSharedAppendsASecondAppenderCommitsWhileTheFirstIsOpen() {
+        host.useSharedAppends(true);
         Latch holding = new Latch("the first appender holding log");
         Latch release = new Latch("release");
         Future<?> first = held("first", holding, release, ctx -> {

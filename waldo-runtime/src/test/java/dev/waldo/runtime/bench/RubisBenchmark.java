@@ -172,12 +172,14 @@ public final class RubisBenchmark {
         try (InMemoryNetwork network = new InMemoryNetwork()) {
             Host storeHost = Host.inMemory(network, "store");
             storeHost.useAbstractLocks(abstractLocks);
+            storeHost.useSharedAppends(abstractLocks);
             Auction auction = new Auction(storeHost);
             auction.open();
             List<Node> clients = new ArrayList<>();
             for (int h = 0; h < CLIENT_HOSTS; h++) {
                 Host host = Host.inMemory(network, "client" + h);
                 host.useAbstractLocks(abstractLocks);
+                host.useSharedAppends(abstractLocks);
                 clients.add(Node.create(host));
             }
             AtomicBoolean stop = new AtomicBoolean();
