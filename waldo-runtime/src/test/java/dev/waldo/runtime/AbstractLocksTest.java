@@ -67,17 +67,9 @@ class AbstractLocksTest {
      */
     @Test
     void aSecondAppenderWaitsForTheOpenFirstByDefault() {
-        Latch holding = new Latch("the first appender holding log");
         Latch release = new Latch("release");
-        Future<?> first = held("first", holding, release, ctx -> {
-            node.log.append(ctx, "first");
-            return null;
-        });
-        holding.await();
-        Future<?> second = threads.submit(() -> node.atomically("second", ctx -> {
-            node.log.append(ctx, "second");
-            return null;
-        }));
+        Future<?> first = firstAppenderHoldingTheLog(release);
+        Future<?> second = threads.submit(() -> appendSecond());
         Awaiting.until(() -> host.waitingLockRequests() == 1, "the second appender waits for the first");
         release.open();
         Latch.get(first);
@@ -92,22 +84,33 @@ class AbstractLocksTest {
     @Test
     void withSharedAppendsASecondAppenderCommitsWhileTheFirstIsOpen() {
         host.useSharedAppends(true);
-        Latch holding = new Latch("the first appender holding log");
         Latch release = new Latch("release");
-        Future<?> first = held("first", holding, release, ctx -> {
-            node.log.append(ctx, "first");
-            return null;
-        });
-        holding.await();
-        node.atomically("second", ctx -> {
-            node.log.append(ctx, "second");
-            return null;
-        });
+        Future<?> first = firstAppenderHoldingTheLog(release);
+        appendSecond();
         assertThat(host.waitingLockRequests()).isZero();
         assertThat(node.log.committed()).containsExactly("second");
         release.open();
         Latch.get(first);
         assertThat(node.log.committed()).containsExactly("second", "first");
+    }
+
+    /** Starts a transaction that appends "first" to the log and stays open until {@code release}. */
+    private Future<?> firstAppenderHoldingTheLog(Latch release) {
+        Latch holding = new Latch("the first appender holding log");
+        Future<?> first = held("first", holding, release, ctx -> {
+            node.log.append(ctx, "first");
+            return null;
+        });
+        holding.await();
+        return first;
+    }
+
+    /** Appends "second" to the log in a transaction of its own. */
+    private Object appendSecond() {
+        return node.atomically("second", ctx -> {
+            node.log.append(ctx, "second");
+            return null;
+        });
     }
 
     @Test
