@@ -196,10 +196,12 @@ class ListAppendRunTest {
      * The control for abstract locks: stores whose reads are compatible with concurrent appends
      * ({@code --broken-abstract-locks}) let a read miss an append that commits before it, and the
      * checker must find the cycle (the run goes on until it does, for at most five runs' time).
+     * The stores share appends ({@code --shared-appends}): otherwise an append locks exclusively
+     * (WRITE), which the broken matrix leaves alone.
      */
     @Test
     void brokenAbstractLocksAreCaughtWithACycle() throws Exception {
-        workload = connect(startStores(2, "--broken-abstract-locks"),
+        workload = connect(startStores(2, "--broken-abstract-locks", "--shared-appends"),
                 new ListAppendWorkload.Settings(CLIENTS, 2, 4, APPENDS_PER_KEY, 5));
         CheckResult result = runAndCheck("broken-abstract-locks", RUN);
         for (int more = 0; more < 4 && !hasCycle(result); more++) {
