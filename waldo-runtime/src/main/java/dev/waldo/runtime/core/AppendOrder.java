@@ -120,8 +120,8 @@ final class AppendOrder {
         return true;
     }
 
-    /** The committed attempts that may install now, in the order they must install. */
-    List<TxnRecord> installable() {
+    /** The committed attempts whose install waits here, in the order they must install. */
+    List<TxnRecord> heldBack() {
         List<TxnRecord> committed = new ArrayList<>();
         for (TxnRecord record : voted) {
             if (record.commitStamp != 0) {
@@ -129,13 +129,7 @@ final class AppendOrder {
             }
         }
         committed.sort(BY_COMMIT);
-        List<TxnRecord> ready = new ArrayList<>();
-        for (TxnRecord record : committed) {
-            if (mayInstall(record)) {
-                ready.add(record);
-            }
-        }
-        return ready;
+        return committed;
     }
 
     /** True if {@code other} may have to install before {@code committed} (see the class comment). */

@@ -410,7 +410,6 @@ final class Coordinator {
     private void commit(RootRecord root) {
         root.phase = RootRecord.Phase.DECIDED;
         root.result = Result.COMMITTED;
-        state.committedAt(root.attempt, root.committedAt);
         root.ticksSinceSend = 0;
         root.awaiting.clear();
         if (!root.participants.isEmpty() && !readOnly(root)) {

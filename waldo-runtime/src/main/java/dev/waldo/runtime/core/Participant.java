@@ -400,13 +400,16 @@ final class Participant {
         }
         releasing = true;
         try {
-            for (List<TxnRecord> ready = appendOrder.installable(); !ready.isEmpty(); ready = appendOrder.installable()) {
-                for (TxnRecord record : ready) {
+            boolean installed;
+            do {
+                installed = false;
+                for (TxnRecord record : appendOrder.heldBack()) {
                     if (state.txns.get(record.id) == record && appendOrder.mayInstall(record)) {
-                        installLocal(record);
+                        installLocal(record); // may release others: the round goes again
+                        installed = true;
                     }
                 }
-            }
+            } while (installed);
         } finally {
             releasing = false;
         }
