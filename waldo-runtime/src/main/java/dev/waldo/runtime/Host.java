@@ -12,6 +12,8 @@ import dev.waldo.runtime.storage.Storage;
 import dev.waldo.runtime.storage.StorageException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -93,6 +96,8 @@ public final class Host implements AutoCloseable {
     private final java.util.ArrayDeque<Decision.RunCall> receivedCalls = new java.util.ArrayDeque<>();
     /** The thread running a served call that must not wait (see {@link WouldBlock}), or null. */
     private volatile Thread servingWithoutWaits;
+    /** When a thread wakes the core for commits waiting for real time, or MAX_VALUE. Under the lock. */
+    private long commitWaitWake = Long.MAX_VALUE;
 
     private Host(String id, Transport transport, Scheduling scheduling, Storage storage) {
         this(id, transport, scheduling, storage, null);
@@ -232,16 +237,32 @@ public final class Host implements AutoCloseable {
 
     /**
      * Lets concurrent appends to one of this host's lists share its lock (with abstract locks on;
-     * off by default). They install in the order of their commits' stamps, the same on every host,
-     * so histories stay serializable; but real time holds only between transactions that share a
-     * list: a transaction begun after another returned may be ordered before a third that the
-     * first was ordered after (waldo-runtime README, "Shared appends"). Off, an append is
-     * exclusive, and transactions are strictly serializable. Turn it on where throughput on hot
-     * lists matters more than that, on every host of the network alike; set it before
-     * transactions run here.
+     * off by default). They install in the order of their commits' stamps, the same on every host.
+     * Stamps then follow real time (a hybrid logical clock), and a commit this host coordinates
+     * waits until its stamp passed, so transactions stay strictly serializable (waldo-runtime
+     * README, "Shared appends"). This assumes the hosts' clocks agree: on one machine they do; on
+     * several, give how far apart they may be with {@link #useSharedAppends(Duration)}. Turn it on
+     * on every host of the network alike, clients included; set it before transactions run here.
      */
     public void useSharedAppends(boolean on) {
         sharedAppends = on;
+        inCore(() -> core.useRealTimeStamps(on ? Host::realTimeNanos : null, 0));
+    }
+
+    /**
+     * Shares appends ({@link #useSharedAppends(boolean)}) between hosts whose clocks may be up to
+     * {@code clockUncertainty} apart (NTP's bound on the machines, say): every commit with shared
+     * appends then waits that long before anyone hears of it, as Spanner's commit wait does.
+     */
+    public void useSharedAppends(Duration clockUncertainty) {
+        sharedAppends = true;
+        inCore(() -> core.useRealTimeStamps(Host::realTimeNanos, clockUncertainty.toNanos()));
+    }
+
+    /** The machine's real time in nanoseconds since the epoch (its resolution on Linux is about 1 ns). */
+    private static long realTimeNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     /** Whether appends to this host's lists share their lock ({@link #useSharedAppends}). */
@@ -869,6 +890,7 @@ public final class Host implements AutoCloseable {
         try {
             action.run();
             applyOutbox();
+            wakeWhenCommitWaitsEnd();
         } finally {
             lock.unlock();
         }
@@ -879,10 +901,33 @@ public final class Host implements AutoCloseable {
         try {
             T result = action.get();
             applyOutbox();
+            wakeWhenCommitWaitsEnd();
             return result;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A commit with shared appends waits until real time passed its stamp ({@link
+     * #useSharedAppends(Duration)}): a virtual thread wakes the core then, unless one already
+     * wakes it sooner. Lock held.
+     */
+    private void wakeWhenCommitWaitsEnd() {
+        long ends = core.commitWaitEnds();
+        if (ends == Long.MAX_VALUE || ends >= commitWaitWake) {
+            return;
+        }
+        commitWaitWake = ends;
+        Thread.ofVirtual().name("waldo-commit-wait-" + id).start(() -> {
+            for (long left = ends - realTimeNanos(); left > 0; left = ends - realTimeNanos()) {
+                LockSupport.parkNanos(left);
+            }
+            inCoreFromTransport(() -> {
+                commitWaitWake = Long.MAX_VALUE;
+                core.releaseWaitingCommits();
+            });
+        });
     }
 
     /**
@@ -900,6 +945,7 @@ public final class Host implements AutoCloseable {
             } else {
                 queueDrains();
             }
+            wakeWhenCommitWaitsEnd();
         } finally {
             lock.unlock();
         }

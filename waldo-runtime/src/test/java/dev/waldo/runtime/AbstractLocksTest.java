@@ -94,6 +94,20 @@ class AbstractLocksTest {
         assertThat(node.log.committed()).containsExactly("second", "first");
     }
 
+    /**
+     * With shared appends between hosts whose clocks may be 300 ms apart, a commit waits that long
+     * past its stamp before anyone hears of it (Spanner's commit wait), then commits as usual.
+     */
+    @Test
+    void withClockUncertaintyACommitWaitsThatLongBeforeItIsSeen() {
+        host.useSharedAppends(java.time.Duration.ofMillis(300));
+        long started = System.nanoTime();
+        appendSecond();
+        assertThat(System.nanoTime() - started).as("nanoseconds until the commit returned")
+                .isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(node.log.committed()).containsExactly("second");
+    }
+
     /** Starts a transaction that appends "first" to the log and stays open until {@code release}. */
     private Future<?> firstAppenderHoldingTheLog(Latch release) {
         Latch holding = new Latch("the first appender holding log");

@@ -2,9 +2,12 @@ package dev.waldo.runtime.core;
 
 import dev.waldo.runtime.core.Decision.Result;
 import dev.waldo.runtime.core.TxnRecord.State;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +25,8 @@ final class Coordinator {
     private Participant participant;
     private final Map<TxnId, RootRecord> roots = new HashMap<>();
     private final Map<TxnId, RootRecord> retrying = new HashMap<>();
+    /** Roots whose commit waits for real time to pass its stamp ({@link RootRecord.Phase#WAITING}). */
+    private final Set<RootRecord> waitingCommits = new LinkedHashSet<>();
     /**
      * Decisions that participants unreachable at the time have not acknowledged
      * yet. The root does not wait for them, but they are re-sent when the link
@@ -379,7 +384,7 @@ final class Coordinator {
      * the register settled it so, stamp and all ({@link #registered}); else it is committed now.
      */
     private void decideCommit(RootRecord root) {
-        root.committedAt = ++state.clock;
+        root.committedAt = state.stamp();
         if (state.replicatedDecisions && !root.participants.isEmpty() && !readOnly(root)) {
             root.phase = RootRecord.Phase.REGISTERING;
             root.ticksSinceSend = 0;
@@ -408,6 +413,11 @@ final class Coordinator {
     }
 
     private void commit(RootRecord root) {
+        if (!state.mayReveal(root.committedAt)) {
+            root.phase = RootRecord.Phase.WAITING;
+            waitingCommits.add(root);
+            return;
+        }
         root.phase = RootRecord.Phase.DECIDED;
         root.result = Result.COMMITTED;
         root.ticksSinceSend = 0;
@@ -429,6 +439,33 @@ final class Coordinator {
         record.acksOwed.add(state.host);
         participant.commitLocal(record, root.committedAt);
         finishIfAcknowledged(root);
+    }
+
+    /** Commits the roots whose commit wait ended ({@link RootRecord.Phase#WAITING}). */
+    void releaseWaitingCommits() {
+        if (waitingCommits.isEmpty()) {
+            return;
+        }
+        List<RootRecord> due = new ArrayList<>();
+        for (Iterator<RootRecord> waiting = waitingCommits.iterator(); waiting.hasNext(); ) {
+            RootRecord root = waiting.next();
+            if (roots.get(root.attempt) != root || root.phase != RootRecord.Phase.WAITING) {
+                waiting.remove();
+            } else if (state.mayReveal(root.committedAt)) {
+                waiting.remove();
+                due.add(root);
+            }
+        }
+        due.forEach(this::commit);
+    }
+
+    /** See {@link HostCore#commitWaitEnds}. */
+    long commitWaitEnds() {
+        long ends = Long.MAX_VALUE;
+        for (RootRecord root : waitingCommits) {
+            ends = Math.min(ends, root.committedAt + state.clockUncertainty);
+        }
+        return ends;
     }
 
     /**
@@ -629,7 +666,8 @@ final class Coordinator {
             owed += reachable(unacknowledged) ? 1 : 0;
         }
         for (RootRecord root : roots.values()) {
-            owed += root.phase == RootRecord.Phase.DECIDED && reachable(root.awaiting) ? 1 : 0;
+            owed += root.phase == RootRecord.Phase.DECIDED && reachable(root.awaiting)
+                    || root.phase == RootRecord.Phase.WAITING ? 1 : 0;
         }
         return owed;
     }
@@ -687,6 +725,7 @@ final class Coordinator {
      * unreachable.
      */
     void tick() {
+        releaseWaitingCommits();
         for (RootRecord root : roots.values()) {
             if (root.phase == RootRecord.Phase.RUNNING || ++root.ticksSinceSend < state.resendTicks) {
                 continue;
@@ -695,6 +734,9 @@ final class Coordinator {
             if (root.phase == RootRecord.Phase.REGISTERING) {
                 state.decide(new Decision.Register(root.attempt, root.committedAt)); // the last ask may have failed
                 continue;
+            }
+            if (root.phase == RootRecord.Phase.WAITING) {
+                continue; // released above, once real time passed its stamp
             }
             if (root.phase == RootRecord.Phase.DELEGATED) {
                 for (int delegate : root.awaiting) {

@@ -24,6 +24,13 @@ final class CoreState {
     /** Attempt serials of this run start above it; lower ones belong to earlier runs of this host. */
     final long serialBase;
     long clock;
+    /**
+     * Real time in nanoseconds since the epoch, or null: then {@link #clock} is a pure Lamport
+     * clock. With it the clock is a hybrid logical clock ({@link HostCore#useRealTimeStamps}).
+     */
+    java.util.function.LongSupplier realTime;
+    /** How far apart the real-time clocks of two hosts may be, in nanoseconds. */
+    long clockUncertainty;
     long serials;
     long calls;
     /** True once {@link HostCore#restore} read a log that earlier runs of this host wrote. */
@@ -69,6 +76,24 @@ final class CoreState {
         this.resendTicks = Math.max(1, resendTicks);
         this.serialBase = serialBase;
         this.serials = serialBase;
+    }
+
+    /**
+     * Advances the clock for an event that orders shared appends (a vote's or a commit's stamp)
+     * and returns it: one more than before, and, with real time on, at least the real time now.
+     */
+    long stamp() {
+        clock = realTime == null ? clock + 1 : Math.max(clock + 1, realTime.getAsLong());
+        return clock;
+    }
+
+    /**
+     * True if a commit stamped {@code stamp} may become visible now: with real time on, once this
+     * host's real time passed the stamp by the clocks' uncertainty, so that whatever any host
+     * stamps after anyone saw the commit is stamped above it (Spanner's commit wait).
+     */
+    boolean mayReveal(long stamp) {
+        return realTime == null || realTime.getAsLong() >= stamp + clockUncertainty;
     }
 
     /** Notes the stamp of {@code txn}'s commit, if known (not 0). */

@@ -167,6 +167,40 @@ public final class HostCore {
     }
 
     /**
+     * Makes this host's clock a hybrid logical clock: the stamps of votes and commits that order
+     * shared appends ({@link AppendOrder}) are at least the real time {@code realTimeNanos} reads
+     * (nanoseconds since the epoch), and a commit this host coordinates reaches no one until that
+     * real time passed its stamp by {@code uncertaintyNanos}, how far apart two hosts' clocks may
+     * be (Spanner's commit wait). Whatever any host stamps once anyone could have seen the commit
+     * is then stamped above it, so an appender begun after another returned is ordered after it
+     * and after everything ordered before it: shared appends keep real time, not only
+     * serializability. Off (the default), the clock counts events only. Every host that shares
+     * appends, and every host coordinating transactions that append there, must turn it on, with
+     * the same uncertainty; set it before transactions run here.
+     */
+    public void useRealTimeStamps(java.util.function.LongSupplier realTimeNanos, long uncertaintyNanos) {
+        if (uncertaintyNanos < 0) {
+            throw new IllegalArgumentException("clock uncertainty must not be negative: " + uncertaintyNanos + " ns");
+        }
+        state.realTime = realTimeNanos;
+        state.clockUncertainty = uncertaintyNanos;
+    }
+
+    /**
+     * The real time (as {@link #useRealTimeStamps} reads it) at which the first commit waiting
+     * here for its stamp to pass may go out, or {@link Long#MAX_VALUE} if none waits; the host
+     * layer calls {@link #tick} or any other step then, or sooner.
+     */
+    public long commitWaitEnds() {
+        return coordinator.commitWaitEnds();
+    }
+
+    /** Sends the commits whose wait for real time ended ({@link #useRealTimeStamps}). */
+    public void releaseWaitingCommits() {
+        coordinator.releaseWaitingCommits();
+    }
+
+    /**
      * The decision register settled {@code txn}, in answer to a {@link Decision.Register}: as
      * committed with the commit's stamp {@code commitStamp} (the one its coordinator proposed), or
      * as backed out (0). The root that asked commits or backs out, an attempt in doubt here ends
@@ -431,6 +465,7 @@ public final class HostCore {
     /** Handles a message received from another host (or looped back from this one). */
     public void step(Envelope envelope) {
         state.clock = Math.max(state.clock, envelope.clock()) + 1;
+        coordinator.releaseWaitingCommits();
         int from = envelope.from();
         switch (envelope.message()) {
             case Message.Call call -> calls.onCall(from, call);

@@ -262,7 +262,7 @@ final class Participant {
 
     /** Places an appender's yes vote in the order of shared appends: at this host's clock, now. */
     private void stampVote(TxnRecord record) {
-        record.preparedAt = ++state.clock;
+        record.preparedAt = state.stamp();
         appendOrder.voted(record);
     }
 

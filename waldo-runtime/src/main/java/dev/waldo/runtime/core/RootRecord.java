@@ -27,6 +27,12 @@ final class RootRecord {
          */
         DELEGATED,
         /**
+         * Every vote was yes (and the register, if any, settled it so), but the commit's stamp is
+         * still ahead of this host's real time: it goes out once real time passed it ({@link
+         * HostCore#useRealTimeStamps}). Until then the outcome is told to no one.
+         */
+        WAITING,
+        /**
          * Decided; collecting acknowledgements of commit or backout. A commit
          * is reported to the root's caller as soon as no host whose bindings
          * took part still owes its acknowledgement: the others' acks only

@@ -256,6 +256,113 @@ class AppendOrderTest {
         assertThat(installs(trace, "g")).as("the same order as on h\n" + trace).containsExactly("C", "V");
     }
 
+    /**
+     * Real time across lists (the case the deterministic simulation found): T (rooted on a)
+     * appends to x on b and y on d and is decided; its commit reaches b, not yet d. U (rooted on c)
+     * appends to x on b behind T and returns. Only then does V (rooted on e, which heard from no
+     * one) begin and append to y on d, whose clock has not passed T's stamp. T comes before U on
+     * b, and U returned before V began, so V must come after T on d too.
+     */
+    private static final String V_BEGINS_AFTER_U_RETURNED = """
+            begin a T
+            call a T b
+            deliver a b
+            serve b T x append
+            deliver b a
+            call a T d
+            deliver a d
+            serve d T y append
+            deliver d a
+            begin c Z            # Z's calls move b's clock (and so T's stamp) well past d's
+            """ + """
+            call c Z b
+            deliver c b
+            serve b Z z
+            deliver b c
+            """.repeat(10) + """
+            done a T
+            deliver a b
+            deliver a d
+            vote b T yes
+            vote d T yes
+            vote a T yes
+            deliver b a
+            deliver d a          # a decides T
+            deliver a b          # T's commit reaches b, not d
+            begin c U
+            call c U b
+            deliver c b
+            serve b U x append
+            deliver b c
+            done c U
+            deliver c b
+            vote b U yes
+            vote c U yes
+            deliver b c          # c decides U
+            deliver c b          # b installs U behind T
+            deliver b c          # U's root returns
+            begin e V
+            call e V d
+            deliver e d
+            serve d V y append
+            deliver d e
+            done e V
+            deliver e d
+            vote d V yes
+            vote e V yes
+            deliver d e          # e decides V
+            deliver e d          # V's commit reaches d before T's
+            deliver a d          # T's commit reaches d
+            deliver d e          # V's root returns
+            """;
+
+    @Test
+    void withRealTimeStampsAnAppenderBegunAfterAnotherReturnedIsOrderedAfterAllItsPredecessors() {
+        String trace = new ScriptedCore("a", "b", "c", "d", "e").run("realtime all\n" + V_BEGINS_AFTER_U_RETURNED);
+        assertThat(trace).contains("c: root U COMMITTED").contains("e: root V COMMITTED");
+        assertThat(installs(trace, "b")).as(trace).containsExactly("T", "U");
+        assertThat(installs(trace, "d")).as("V after T, as real time wants\n" + trace).containsExactly("T", "V");
+    }
+
+    /** The same with Lamport stamps alone: d puts V before T, and no serial order keeps real time. */
+    @Test
+    void withLamportStampsAloneTheAppenderBegunLaterComesFirst() {
+        String trace = new ScriptedCore("a", "b", "c", "d", "e").run(V_BEGINS_AFTER_U_RETURNED);
+        assertThat(installs(trace, "b")).as(trace).containsExactly("T", "U");
+        assertThat(installs(trace, "d")).as(trace).containsExactly("V", "T");
+    }
+
+    /**
+     * With clocks two seconds apart at most, a's commit of T waits until its real time passed T's
+     * stamp by two seconds: until then no one hears of it, not even a participant that asks.
+     */
+    @Test
+    void aCommitWaitsForTheClocksUncertaintyBeforeAnyoneHearsOfIt() {
+        String trace = new ScriptedCore("a", "b").run("""
+                realtime all 2
+                begin a T
+                call a T b
+                deliver a b
+                serve b T x append
+                deliver b a
+                done a T
+                deliver a b
+                vote b T yes
+                vote a T yes
+                deliver b a          # a decides T, stamped now
+                tick a               # a second later: still waiting
+                owed a
+                tick a               # three seconds: the commit goes out
+                deliver a b
+                deliver b a
+                """);
+        String waiting = trace.substring(0, trace.lastIndexOf("> tick a"));
+        assertThat(waiting).doesNotContain("Commit T").doesNotContain("root T COMMITTED")
+                .contains("decisions owed by a: 1");
+        String after = trace.substring(trace.lastIndexOf("> tick a"));
+        assertThat(after).contains("a -> b: Commit T").contains("b: install T").contains("a: root T COMMITTED");
+    }
+
     private static List<String> installs(String trace, String host) {
         return trace.lines().map(String::strip).filter(line -> line.startsWith(host + ": install "))
                 .map(line -> line.substring((host + ": install ").length())).toList();

@@ -44,6 +44,8 @@ import java.util.Set;
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
  * replicate all         every host settles distributed outcomes with the decision register, also after restarts
  * fast all              every host has roots whose data live on one other host only commit there (fast commit)
+ * realtime all [n]      every host stamps with the script's real time (a second per line), also after restarts, and
+ *                       holds a commit back until n lines (default 0) passed its stamp (the clocks' uncertainty)
  * settle a              the register answers host a's oldest ask: the first outcome proposed for the attempt
  * </pre>
  */
@@ -88,6 +90,11 @@ final class ScriptedCore {
     private boolean replicated;
     /** Every host has a root whose data live on one other host only commit there ("fast all"). */
     private boolean fastCommit;
+    /** The clocks' uncertainty in nanoseconds with "realtime all", or -1 without. */
+    private long uncertainty = -1;
+    /** The script's line number, and the last real time read: see {@link #realTimeNow}. */
+    private long lines;
+    private long lastRealTime;
 
     ScriptedCore(String... hosts) {
         for (String name : hosts) {
@@ -103,6 +110,7 @@ final class ScriptedCore {
     String run(String script) {
         for (String line : script.strip().split("\n")) {
             String command = line.replaceAll("#.*", "").strip();
+            lines++;
             if (!command.isEmpty()) {
                 trace.add("> " + command);
                 execute(command.split("\\s+"));
@@ -115,6 +123,11 @@ final class ScriptedCore {
         if (words[0].equals("replicate")) {
             replicated = true;
             cores.values().forEach(HostCore::useReplicatedDecisions);
+            return;
+        }
+        if (words[0].equals("realtime")) {
+            uncertainty = words.length > 2 ? Long.parseLong(words[2]) * 1_000_000_000L : 0;
+            cores.values().forEach(this::configured);
             return;
         }
         if (words[0].equals("fast")) {
@@ -234,7 +247,7 @@ final class ScriptedCore {
             loseQueued(host + ">" + other);
             loseQueued(other + ">" + host);
         }
-        cores.put(host, replicating(new HostCore(number, 2)));
+        cores.put(host, configured(new HostCore(number, 2)));
         storages.put(host, new InMemoryStorage());
         storages.get(host).load();
     }
@@ -242,7 +255,7 @@ final class ScriptedCore {
     private void crash(String host, boolean durable) {
         InMemoryStorage storage = storages.get(host);
         restart(host);
-        HostCore core = replicating(new HostCore(number(host), 2, true, ++runs * 1000L));
+        HostCore core = configured(new HostCore(number(host), 2, true, ++runs * 1000L));
         cores.put(host, core);
         storages.put(host, storage);
         if (durable) {
@@ -251,12 +264,21 @@ final class ScriptedCore {
         core.restore(storage.load(), storage.hasEarlierRuns(), durable);
     }
 
-    private HostCore replicating(HostCore core) {
+    private HostCore configured(HostCore core) {
         if (replicated) {
             core.useReplicatedDecisions();
         }
         core.useFastCommit(fastCommit);
+        if (uncertainty >= 0) {
+            core.useRealTimeStamps(this::realTimeNow, uncertainty);
+        }
         return core;
+    }
+
+    /** Real time in nanoseconds: a second per script line, and a microsecond more at every read. */
+    private long realTimeNow() {
+        lastRealTime = Math.max(lastRealTime + 1_000, lines * 1_000_000_000L);
+        return lastRealTime;
     }
 
     private String describe(StorageRecord record) {

@@ -40,8 +40,8 @@ import dev.waldo.runtime.storage.InMemoryStorage;
  * attempt in doubt is left anywhere; each list holds every committed root that
  * appended to it once and nothing else, each read of a list saw it as it ended
  * up to the reader's own number, the order the lists of all hosts put the
- * roots in has no cycle, and no list puts a root after one that began once
- * it had returned (unless that list's host held it in doubt as it returned).
+ * roots in has no cycle, real time taken in (a root that returned before
+ * another began comes first).
  * While it runs, it checks that no attempt reads a variable on a host while
  * the bindings of another attempt that wrote it there are still committing or
  * undoing (the device is still changing).
@@ -75,12 +75,6 @@ final class Simulation {
         /** The step it began at and, once its caller heard it committed, the step it returned at. */
         long beganAt;
         long returnedAt = -1;
-        /**
-         * The lists ("host:listN") it appended to whose host held it in doubt or was down when its
-         * caller heard it committed: the coordinator stopped waiting for that host, which cannot
-         * know where the commit goes until it hears of it, so a later appender there may come first.
-         */
-        final java.util.Set<String> returnedInDoubtAt = new java.util.TreeSet<>();
         boolean networkFailed;
         /** Its host crashed while it ran: its caller is gone, and it never ends. */
         boolean lost;
@@ -194,6 +188,8 @@ final class Simulation {
     private int tornWrites;
     private boolean crashing;
     private long steps;
+    /** The last real time read ({@link #realTimeNow}). */
+    private long lastRealTime;
 
     /** How often hosts crash: between steps, and in the middle of a write to their storage. */
     record Crashes(double betweenSteps, double duringWrite, double restart) {
@@ -255,7 +251,14 @@ final class Simulation {
          * commits' stamps ({@link HostCore#breakByInstallingAppendsAsTheyArrive}): two hosts may
          * append two roots' numbers to their lists in opposite orders.
          */
-        APPENDS_INSTALLED_AS_THEY_ARRIVE
+        APPENDS_INSTALLED_AS_THEY_ARRIVE,
+        /**
+         * Shared appends ordered by Lamport stamps alone, with no real time in them and no commit
+         * wait ({@link HostCore#useRealTimeStamps} left off), as before they kept real time: the
+         * lists stay serializable, but an appender begun after another returned may be ordered
+         * before one that the first was ordered after.
+         */
+        STAMPS_WITHOUT_REAL_TIME
     }
 
     Simulation(long seed, int hostCount, int transactions, double lossRate, double cutRate) {
@@ -319,13 +322,35 @@ final class Simulation {
      * host only) in the APPEND mode, which appenders share; one in four reads the first of its
      * lists before it appends to it (READ, then an upgrade to APPEND). The check wants each
      * committed root's number exactly once in each list it appended to and no other number in
-     * any list; each read to be the list as it ended, up to the reader's own number; a root that
-     * returned before another began first in the lists both appended to; and no cycle in the
-     * order the lists of all hosts put the roots in.
+     * any list; each read to be the list as it ended, up to the reader's own number; and no cycle
+     * in the order the lists of all hosts put the roots in, with real time (a root that returned
+     * before another began comes first). Every host stamps with the simulation's real time.
      */
     Simulation withLists() {
         lists = true;
+        for (int h = 1; h <= hostCount; h++) {
+            useRealTime(cores[h]);
+        }
         return this;
+    }
+
+    /**
+     * Gives a core the simulation's real time ({@link HostCore#useRealTimeStamps}), which shared
+     * appends need to keep real-time order across lists.
+     */
+    private void useRealTime(HostCore core) {
+        if (fault != Fault.STAMPS_WITHOUT_REAL_TIME) {
+            core.useRealTimeStamps(this::realTimeNow, 0);
+        }
+    }
+
+    /**
+     * The simulation's real time in nanoseconds: a second per step, and a microsecond more at every
+     * read within a step, so that it never stands still and a later step always reads later.
+     */
+    private long realTimeNow() {
+        lastRealTime = Math.max(lastRealTime + 1_000, steps * 1_000_000_000L);
+        return lastRealTime;
     }
 
     /**
@@ -645,6 +670,9 @@ final class Simulation {
         }
         if (replicatedDecisions) {
             core.useReplicatedDecisions();
+        }
+        if (lists) {
+            useRealTime(core);
         }
         return core;
     }
@@ -1365,7 +1393,6 @@ final class Simulation {
         }
         if (root.result == Decision.Result.COMMITTED) {
             root.returnedAt = steps;
-            noteAppendsInDoubt(root);
         }
         Decision.Result expected = root.aborts || root.networkFailed ? Decision.Result.FAILED
                 : root.refused ? Decision.Result.REFUSED : Decision.Result.COMMITTED;
@@ -1374,20 +1401,6 @@ final class Simulation {
                 && root.result == Decision.Result.COMMITTED && (cutLinksSeen || crashCount > 0);
         if (root.result != expected && !refusalSkipped) {
             violations.add("root " + root.number + " ended " + root.result + ", expected " + expected);
-        }
-    }
-
-    /**
-     * Notes the lists of the root's appends whose host held them in doubt, was down or cut off
-     * from the root's host (it learns it lost its coordinator in a moment) as the root returned.
-     */
-    private void noteAppendsInDoubt(Root root) {
-        for (Op op : root.ops) {
-            int h = op.host;
-            if (isListAppend(op) && !applied.get(h).contains(root.attempt)
-                    && (!reachable(root.host, h) || cores[h].inDoubt().contains(root.attempt))) {
-                root.returnedInDoubtAt.add(h + ":" + op.variable);
-            }
         }
     }
 
@@ -1565,9 +1578,8 @@ final class Simulation {
     /**
      * Each list holds each committed root that appended to it exactly once and nothing else (no
      * number of a root that did not commit, nor of an earlier attempt of one that did); each
-     * committed read of a list saw the list as it ended, up to the reader's own number; a root
-     * that returned before another began comes first in the lists both appended to (see {@link
-     * #checkListRealTime}); and one serial order explains every list (see {@link #listOrderCycle}).
+     * committed read of a list saw the list as it ended, up to the reader's own number; and one
+     * serial order explains every list and keeps real time (see {@link #listOrderCycle}).
      */
     private List<String> checkLists() {
         List<String> found = new ArrayList<>();
@@ -1579,7 +1591,6 @@ final class Simulation {
             }
         }
         found.addAll(checkListReads());
-        found.addAll(checkListRealTime());
         String cycle = listOrderCycle();
         if (cycle != null) {
             found.add(cycle);
@@ -1654,8 +1665,9 @@ final class Simulation {
 
     /**
      * A cycle in the order the lists put the roots in, or null: the relation "appears before",
-     * taken over every list of every host, must have no cycle, or no serial order explains the
-     * lists. Describes the cycle with the list that gives each edge.
+     * taken over every list of every host and joined with real time, must have no cycle, or no
+     * serial order that keeps real time explains the lists. Describes the cycle with what gives
+     * each edge.
      */
     private String listOrderCycle() {
         Map<Integer, Map<Integer, String>> edges = new TreeMap<>();
@@ -1671,6 +1683,7 @@ final class Simulation {
                 }
             }
         }
+        addRealTimeEdges(edges);
         List<Integer> cycle = findCycle(edges);
         if (cycle == null) {
             return null;
@@ -1686,31 +1699,27 @@ final class Simulation {
     }
 
     /**
-     * A root whose caller heard it committed before another root began comes first in every list
-     * both appended to ({@link AppendOrder}: an appender's vote is bound, so the caller returns
-     * only once it installed), unless that list's host held the first one in doubt or was down
-     * as it returned (see {@link Root#returnedInDoubtAt}).
+     * Adds to the list order's graph an edge from each root of it that returned committed to each
+     * that began after: strict serializability wants one serial order that keeps real time too
+     * ({@link HostCore#useRealTimeStamps}), also for a root that returned while a list's host
+     * held its append in doubt.
      */
-    private List<String> checkListRealTime() {
-        List<String> found = new ArrayList<>();
-        for (int h = 1; h <= hostCount; h++) {
-            for (Map.Entry<String, List<Long>> entry : committedLists.get(h).entrySet()) {
-                String key = h + ":" + entry.getKey();
-                List<Long> list = entry.getValue();
-                for (int i = 0; i < list.size(); i++) {
-                    Root earlier = roots.get(list.get(i).intValue());
-                    for (int j = i + 1; j < list.size(); j++) {
-                        Root later = roots.get(list.get(j).intValue());
-                        if (later.returnedAt >= 0 && later.returnedAt < earlier.beganAt && !later.returnedInDoubtAt.contains(key)) {
-                            found.add("root " + later.number + " returned committed at step " + later.returnedAt + ", before root "
-                                    + earlier.number + " began at step " + earlier.beganAt + ", but " + key + " holds "
-                                    + earlier.number + " first: " + list);
-                        }
-                    }
+    private void addRealTimeEdges(Map<Integer, Map<Integer, String>> edges) {
+        java.util.Set<Integer> nodes = new java.util.TreeSet<>(edges.keySet());
+        edges.values().forEach(targets -> nodes.addAll(targets.keySet()));
+        for (int from : nodes) {
+            Root earlier = roots.get(from);
+            if (earlier.returnedAt < 0) {
+                continue;
+            }
+            for (int to : nodes) {
+                Root later = roots.get(to);
+                if (earlier.returnedAt < later.beganAt) {
+                    edges.computeIfAbsent(from, k -> new TreeMap<>()).putIfAbsent(to, "real time (returned at step "
+                            + earlier.returnedAt + ", the other began at step " + later.beganAt + ")");
                 }
             }
         }
-        return found;
     }
 
     /** The nodes of one cycle of the directed graph {@code edges}, in order, or null if it has none. */
