@@ -25,12 +25,13 @@ import java.util.List;
  * <pre>
  * java dev.waldo.check.ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE
  *     [--seconds N] [--clients N] [--keys-per-store N] [--seed N] [--id-base N] [--value-base N]
- *     [--read-only-percent N] [--by-calls-percent N] [--group-commit] [--tls]
+ *     [--read-only-percent N] [--by-calls-percent N] [--group-commit] [--shared-appends] [--tls]
  *     [--decisions GROUP]
  * </pre>
  * {@code --read-only-percent} and {@code --by-calls-percent} are {@link ListAppendWorkload.Settings}'
  * {@code readOnlyPercent} and {@code byCallsPercent} (the latter turns fast commit on);
  * {@code --group-commit} opens the transaction log for group commit.
+ * {@code --shared-appends} shares appends, as the stores started with it do.
  * {@code STORES-FILE} has a line {@code host:port incarnation} per store
  * ({@link #writeStores}); the process reads it again every 200 ms and
  * reconnects to each store whose incarnation went up. It prints
@@ -48,7 +49,7 @@ public final class ClientProcess {
         if (args.length < 4) {
             System.err.println("usage: ClientProcess HOST-ID STATE-DIR JOURNAL STORES-FILE [--seconds N] [--clients N]"
                     + " [--keys-per-store N] [--seed N] [--id-base N] [--value-base N] [--read-only-percent N]"
-                    + " [--by-calls-percent N] [--group-commit] [--tls] [--decisions GROUP]");
+                    + " [--by-calls-percent N] [--group-commit] [--shared-appends] [--tls] [--decisions GROUP]");
             System.exit(2);
         }
         List<String> flags = List.of(args).subList(4, args.length);
@@ -58,7 +59,7 @@ public final class ClientProcess {
                 (int) number(flags, "--keys-per-store", 4), 4, 64, number(flags, "--seed", 1),
                 (int) number(flags, "--id-base", 0), number(flags, "--value-base", 0),
                 (int) number(flags, "--read-only-percent", 0), (int) number(flags, "--by-calls-percent", 0),
-                flags.contains("--group-commit"));
+                flags.contains("--group-commit"), flags.contains("--shared-appends"));
         Thread.ofPlatform().daemon().name("parent-watch").start(ClientProcess::haltWhenParentGone);
         List<InetSocketAddress> addresses = stores.stream().map(Store::address).toList();
         ListAppendWorkload.Journal journal = History.journal(Path.of(args[2]));

@@ -79,19 +79,21 @@ public final class ListAppendWorkload implements AutoCloseable {
      *     call instead of the one-round-trip sequence, half of them on one store, with fast commit
      *     on in the client host (0: none, and fast commit stays off)
      * @param groupCommit whether the client host's storage group-commits ({@code Storage.Commit.GROUP})
+     * @param sharedAppends whether the client host shares appends ({@code Host.useSharedAppends}), as
+     *     stores started with {@code --shared-appends} do: it coordinates their commits
      */
     public record Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed,
                            int idBase, long valueBase, int readOnlyPercent, int byCallsPercent,
-                           boolean groupCommit) {
+                           boolean groupCommit, boolean sharedAppends) {
         /** Settings for the only client host of a run. */
         public Settings(int clients, int keysPerStore, int maxOpsPerTxn, int appendsPerKey, long seed) {
-            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0, 0, 0, false);
+            this(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, 0, 0, 0, 0, false, false);
         }
 
         /** These settings with {@code percent} of the transactions read-only, read through snapshot reads. */
         public Settings withReadOnly(int percent) {
             return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase, percent,
-                    byCallsPercent, groupCommit);
+                    byCallsPercent, groupCommit, sharedAppends);
         }
 
         /**
@@ -100,13 +102,19 @@ public final class ListAppendWorkload implements AutoCloseable {
          */
         public Settings withByCalls(int percent) {
             return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase,
-                    readOnlyPercent, percent, groupCommit);
+                    readOnlyPercent, percent, groupCommit, sharedAppends);
         }
 
         /** These settings with the client host's storage group-committing, or not. */
         public Settings withGroupCommit(boolean on) {
             return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase,
-                    readOnlyPercent, byCallsPercent, on);
+                    readOnlyPercent, byCallsPercent, on, sharedAppends);
+        }
+
+        /** These settings with the client host sharing appends, or not. */
+        public Settings withSharedAppends(boolean on) {
+            return new Settings(clients, keysPerStore, maxOpsPerTxn, appendsPerKey, seed, idBase, valueBase,
+                    readOnlyPercent, byCallsPercent, groupCommit, on);
         }
     }
 
@@ -186,6 +194,7 @@ public final class ListAppendWorkload implements AutoCloseable {
         this.nextId = new AtomicInteger(settings.idBase());
         net.host().useSnapshotReads(settings.readOnlyPercent() > 0);
         net.host().useFastCommit(settings.byCallsPercent() > 0);
+        net.host().useSharedAppends(settings.sharedAppends());
     }
 
     /**

@@ -34,8 +34,8 @@ import java.util.List;
  * {@code --optimistic} makes the store validate optimistically instead of locking
  * ({@code Host.useOptimisticConcurrency}, Tribune's OCC).
  * {@code --shared-appends} lets concurrent appends to a list share its lock
- * ({@code Host.useSharedAppends}): serializable, with real time kept only between transactions
- * that share a list.
+ * ({@code Host.useSharedAppends}), installed in the order of their commits' real-time stamps;
+ * their clients must share appends too.
  * {@code --group-commit} opens the log for group commit ({@code Storage.Commit.GROUP}): one fsync
  * covers the records of every transaction written before it began.
  * {@code --decisions GROUP} has the store's outcomes settled by the replicated decision register
