@@ -13,7 +13,7 @@ import java.util.Set;
  * attempts that both append to lists on two hosts must land in the same order on both, or no
  * serial order explains the lists (a G0 cycle).
  *
- * <p>The order is Lamport time. A participant's yes vote is stamped with its clock
+ * <p>The order is the host clocks' time. A participant's yes vote is stamped with its clock
  * ({@link TxnRecord#preparedAt}); the coordinator decides after every vote reached it, so its
  * clock then, the commit's stamp ({@link Message.Commit#stamp()}), is above every vote's; and a
  * participant's clock passes the stamp when the commit arrives. Ties are broken by attempt id.
@@ -30,15 +30,15 @@ import java.util.Set;
  * stamp, holds the install back until it ended here. Every host that holds both decides the same
  * way, since the stamps and ids are the same everywhere. An install held back keeps its locks, so
  * readers of the list, whose READ conflicts with APPEND, wait for it; and an appender's vote is
- * bound (see {@link Message.Vote#bound()}), so the root's caller returns only once it installed:
- * a transaction that begins after a commit returned can never be ordered before it on a list
- * both append to. Two limits (the deterministic simulation found both): a participant cut off
- * or down as the root returns is not waited for (it holds the attempt in doubt, and may order a
- * later appender first there, as committed() reads may miss the attempt); and real time is kept
- * pairwise only. An attempt U that returned after installing behind T on one host may return
- * while T is still undecided on another host, where an attempt V begun after U returned, with no
- * message from U's hosts, votes below T's stamp and lands before T: T before U, V before T, but
- * U before V in real time. The lists stay serializable, not strictly so.
+ * bound (see {@link Message.Vote#bound()}), so the root's caller returns only once it installed.
+ *
+ * <p>Counted events alone (a Lamport clock) keep the lists serializable, not strictly so (the
+ * deterministic simulation found it): an attempt U that returned after installing behind T on
+ * one host may return while T's commit has not reached another host, where an attempt V begun
+ * after U returned votes below T's stamp and lands before T. Hosts that share appends therefore
+ * stamp with real time ({@link HostCore#useRealTimeStamps}): a vote is stamped at least at the
+ * real time it is cast, and no one hears of a commit before real time passed its stamp, so V,
+ * begun after anyone saw T, votes above T's stamp.
  *
  * <p>A vote restored from the log after a restart (by a host layer whose values survive it, so
  * that the attempt keeps its locks) has no stamp (0): it holds back every commit that overlaps it

@@ -221,7 +221,7 @@ public final class HostCore {
         return state.host;
     }
 
-    /** The Lamport clock. */
+    /** The clock: a Lamport clock, with real time in it once {@link #useRealTimeStamps} is on. */
     public long clock() {
         return state.clock;
     }

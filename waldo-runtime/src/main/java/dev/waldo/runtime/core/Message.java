@@ -93,7 +93,7 @@ public sealed interface Message {
 
     /**
      * Phase two: install the attempt's effects and release its locks. {@code stamp} is the
-     * coordinator's Lamport clock when it decided, above every yes vote's: the order in which
+     * coordinator's clock when it decided, above every yes vote's: the order in which
      * every participant installs commuting appends to one list ({@link AppendOrder}). 0 means
      * unknown (a commit that orders nothing).
      */
