@@ -108,6 +108,36 @@ class AbstractLocksTest {
         assertThat(node.log.committed()).containsExactly("second");
     }
 
+    /**
+     * Two hosts that share appends with clocks up to 30 ms apart: a two-host sequence (it adds to x
+     * on both and appends to a's log) waits that long at its commit, and concurrent ones all commit
+     * once their waits ended.
+     */
+    @Test
+    void withClockUncertaintyConcurrentTwoHostTransactionsAllCommitAfterTheirWait() {
+        Host a = Host.inMemory(network, "a");
+        Host b = Host.inMemory(network, "b");
+        a.useSharedAppends(java.time.Duration.ofMillis(30));
+        b.useSharedAppends(java.time.Duration.ofMillis(30));
+        Host.Connection<Node, Node> pair = a.connect(Node::create, b, Node::create);
+        long started = System.nanoTime();
+        pair.local().bump(1);
+        assertThat(System.nanoTime() - started).as("nanoseconds until the commit returned")
+                .isGreaterThanOrEqualTo(30_000_000L);
+        List<Future<?>> bumpers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            bumpers.add(threads.submit(() -> {
+                for (int i = 0; i < 5; i++) {
+                    pair.local().bump(1);
+                }
+            }));
+        }
+        bumpers.forEach(Latch::get);
+        assertThat(pair.local().x.committed()).isEqualTo(21.0);
+        assertThat(pair.remote().x.committed()).isEqualTo(21.0);
+        assertThat(pair.local().log.committed()).hasSize(21);
+    }
+
     /** Starts a transaction that appends "first" to the log and stays open until {@code release}. */
     private Future<?> firstAppenderHoldingTheLog(Latch release) {
         Latch holding = new Latch("the first appender holding log");
