@@ -26,12 +26,13 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /**
      * Wire protocol version; a peer that speaks another one is refused. 4: streams, and call,
-     * reply and frame ids relative to the previous ones (after 1). Never 2 or 3: the version is
+     * reply and frame ids relative to the previous ones (after 1). 5: the READ_ONLY vote, which a
+     * version-4 peer would refuse as an unknown verdict. Never 2 or 3: the version is
      * the fifth byte of a plain Hello on the wire, where a TLS peer probing for an SSLv2 record
      * reads a major version, and would wait for a record instead of failing at once with "not an
      * SSL/TLS record" (the CLI's hint that the service runs with TLS off).
      */
-    static final int PROTOCOL_VERSION = 4;
+    static final int PROTOCOL_VERSION = 5;
     /** The peer node's identity, set once its Hello was checked. */
     static final AttributeKey<PeerIdentity> PEER = AttributeKey.valueOf("waldo.peer");
     /** Fired down the pipeline once the handshake succeeded. */

@@ -1271,7 +1271,11 @@ public final class Host implements AutoCloseable {
         Map<String, List<BoundTransaction.Change>> changes = txn == null || txn.snapshot || bindings.isEmpty()
                 ? Map.of() : txn.boundChanges(bindings.keySet());
         if (changes.isEmpty()) {
-            core.vote(attempt, true, null);
+            if (txn != null && !txn.snapshot && txn.printed().isEmpty()) {
+                core.voteReadOnly(attempt); // the core knows whether it only read here (its locks)
+            } else {
+                core.vote(attempt, true, null);
+            }
             return;
         }
         List<String> peers = core.participantsToAsk(attempt).stream().map(transport::hostId).toList();

@@ -85,7 +85,7 @@ final class Calls {
 
     void onCall(int from, Message.Call call) {
         TxnRecord record = state.txns.get(call.txn());
-        if (record == null && !state.ended.containsKey(call.txn())) {
+        if (record == null && !state.ended.containsKey(call.txn()) && !state.votedReadOnly.contains(call.txn())) {
             record = new TxnRecord(call.txn(), call.priority());
             record.snapshot = call.snapshot();
             state.txns.put(call.txn(), record);

@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -85,6 +86,7 @@ final class Coordinator {
         root.participants = Collections.emptyNavigableSet(); // a backout before voting names this attempt's neighbours, not an earlier one's
         root.awaiting.clear();
         root.bound.clear();
+        root.votedReadOnly.clear();
         root.reported = false;
         root.result = null;
         root.reason = null;
@@ -195,11 +197,9 @@ final class Coordinator {
         if (root == null || root.phase != RootRecord.Phase.RUNNING || from != root.earlyPrepareHost) {
             return;
         }
-        if (vote.verdict() == Message.Verdict.YES) {
+        if (vote.verdict() == Message.Verdict.YES || vote.verdict() == Message.Verdict.READ_ONLY) {
             root.earlyVoted.add(from);
-            if (vote.bound()) {
-                root.bound.add(from);
-            }
+            tallyYes(root, from, vote);
         } else if (vote.verdict() == Message.Verdict.WOUNDED) {
             // A check that ended after the callee began to prepare refused the attempt (a read-only
             // attempt's snapshot validation): it runs again, as after a wound.
@@ -364,11 +364,9 @@ final class Coordinator {
             return;
         }
         switch (vote.verdict()) {
-            case YES -> {
+            case YES, READ_ONLY -> {
                 root.awaiting.remove(from);
-                if (vote.bound()) {
-                    root.bound.add(from);
-                }
+                tallyYes(root, from, vote);
                 if (root.awaiting.isEmpty()) {
                     decideCommit(root);
                 }
@@ -378,6 +376,25 @@ final class Coordinator {
         }
     }
 
+    /** Notes a yes vote: the root's caller waits for a bound voter's ack; a read-only voter hears no decision. */
+    private static void tallyYes(RootRecord root, int from, Message.Vote vote) {
+        if (vote.verdict() == Message.Verdict.READ_ONLY) {
+            root.votedReadOnly.add(from);
+        } else if (vote.bound()) {
+            root.bound.add(from);
+        }
+    }
+
+    /** The participants the decision goes to: all but those that voted read-only. */
+    private static NavigableSet<Integer> deciding(RootRecord root) {
+        if (root.votedReadOnly.isEmpty()) {
+            return root.participants;
+        }
+        NavigableSet<Integer> deciding = new TreeSet<>(root.participants);
+        deciding.removeAll(root.votedReadOnly);
+        return deciding;
+    }
+
     /**
      * Every vote was yes: the commit's stamp is this host's clock now, above every vote's (see
      * {@link AppendOrder}). With replicated decisions, a distributed attempt is committed only once
@@ -385,7 +402,7 @@ final class Coordinator {
      */
     private void decideCommit(RootRecord root) {
         root.committedAt = state.stamp();
-        if (state.replicatedDecisions && !root.participants.isEmpty() && !readOnly(root)) {
+        if (state.replicatedDecisions && !deciding(root).isEmpty() && !readOnly(root)) {
             root.phase = RootRecord.Phase.REGISTERING;
             root.ticksSinceSend = 0;
             root.awaiting.clear();
@@ -422,10 +439,14 @@ final class Coordinator {
         root.result = Result.COMMITTED;
         root.ticksSinceSend = 0;
         root.awaiting.clear();
-        if (!root.participants.isEmpty() && !readOnly(root)) {
+        NavigableSet<Integer> deciding = deciding(root);
+        TxnRecord own = state.txns.get(root.attempt);
+        // Logged also when every other host voted read-only but this host logged its own part's vote:
+        // a restart would otherwise find that vote alone and presume abort for what it installed.
+        if ((!deciding.isEmpty() || own != null && own.logged) && !readOnly(root)) {
             // Persist before you send: a restart must re-send this decision, and must not presume abort.
-            state.persist(new StorageRecord.Committed(root.attempt, root.participants, root.committedAt));
-            Set<Integer> unacknowledged = new TreeSet<>(root.participants);
+            state.persist(new StorageRecord.Committed(root.attempt, deciding, root.committedAt));
+            Set<Integer> unacknowledged = new TreeSet<>(deciding);
             unacknowledged.add(state.host); // this host's own part, once applied and its bindings finished
             loggedCommits.put(root.attempt, unacknowledged);
         }
@@ -434,10 +455,9 @@ final class Coordinator {
         tellParticipants(root, new Message.Commit(root.attempt, root.committedAt), new Message.Commit(root.attempt),
                 root.bound);
         // The root's own install counts like a participant's: its bindings must finish too.
-        TxnRecord record = state.txns.get(root.attempt);
         root.awaiting.add(state.host);
-        record.acksOwed.add(state.host);
-        participant.commitLocal(record, root.committedAt);
+        own.acksOwed.add(state.host);
+        participant.commitLocal(own, root.committedAt);
         finishIfAcknowledged(root);
     }
 
@@ -522,7 +542,7 @@ final class Coordinator {
      * A participant that is down is owed {@code decision}.
      */
     private void tellParticipants(RootRecord root, Message decision, Message unhurriedDecision, Set<Integer> hurried) {
-        for (int participant : root.participants) {
+        for (int participant : deciding(root)) {
             if (state.down.contains(participant)) {
                 owe(decision, participant);
             } else {

@@ -60,6 +60,16 @@ final class CoreState {
             return size() > TOMBSTONES;
         }
     };
+    /**
+     * Attempts that voted {@link Message.Verdict#READ_ONLY} here and were forgotten: a late call
+     * of one is refused, and a Prepare sent again gets the same vote.
+     */
+    final Set<TxnId> votedReadOnly = Collections.newSetFromMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TxnId, Boolean> eldest) {
+            return size() > TOMBSTONES;
+        }
+    });
     /** The stamps of commits known here ({@link Message.Commit#stamp()}), for answers to queries. */
     private final Map<TxnId, Long> commitStamps = new LinkedHashMap<>() {
         @Override

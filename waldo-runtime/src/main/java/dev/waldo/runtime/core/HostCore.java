@@ -56,7 +56,7 @@ public final class HostCore {
 
     /** How many ticks an unanswered commit-phase message waits before it is sent again. */
     public static final int DEFAULT_RESEND_TICKS = 10;
-    private static final byte[] NO_PAYLOAD = new byte[0];
+    static final byte[] NO_PAYLOAD = new byte[0];
 
     private final CoreState state;
     private final Locking locking;
@@ -420,6 +420,18 @@ public final class HostCore {
     }
 
     /**
+     * The host layer prepared {@code txn}, which changed nothing here: no write, no binding's
+     * change, no output. A part that only read under locks for another host's root votes
+     * {@link Message.Verdict#READ_ONLY}: it releases its locks and forgets the attempt at once
+     * (a {@link Decision.Discard} drops what it read), logs nothing, and is left out of the
+     * decision, whose outcome cannot change anything here. Any other part votes yes as {@link
+     * #vote(TxnId, boolean, String)} does. Returns true if the part voted read-only.
+     */
+    public boolean voteReadOnly(TxnId txn) {
+        return participant.voteReadOnly(txn);
+    }
+
+    /**
      * The local bindings prepared {@code txn} and vote. With {@code finishLater},
      * bindings took part: after the attempt's {@link Decision.Install} or
      * {@link Decision.Discard}, this host keeps the attempt's locks and
@@ -641,7 +653,23 @@ public final class HostCore {
      */
     public void peerRestarted(int restarted) {
         linkDown(restarted);
+        woundAttemptsThatLostAPart(restarted);
         coordinator.peerRestarted(restarted);
+    }
+
+    /**
+     * An active attempt that called {@code restarted} before it restarted lost what that call did
+     * there, and the new run would take a later call of it as the attempt's first: committed, the
+     * attempt would keep the later call's work without the earlier one's (a lost link is different:
+     * the participant remembers it backed the attempt out, and refuses later calls). So it is
+     * wounded, and its root runs again.
+     */
+    private void woundAttemptsThatLostAPart(int restarted) {
+        for (TxnRecord record : List.copyOf(state.txns.values())) {
+            if (record.state == TxnRecord.State.ACTIVE && record.participants.contains(restarted)) {
+                locking.markWounded(record);
+            }
+        }
     }
 
     /** The transport (re)connected host {@code reached}: decisions owed to it go out now, and queries in doubt. */

@@ -160,6 +160,12 @@ public sealed interface Message {
         /** It no longer has the attempt (wounded, backed out, cut off): retry the root. */
         WOUNDED,
         /** A binding refused the change: abort the root for good. */
-        REFUSED
+        REFUSED,
+        /**
+         * Yes, and the attempt changed nothing here (it only read): the voter released its locks
+         * and forgot the attempt as it voted, so the decision is not sent to it and it owes no
+         * acknowledgement (the read-only optimization of two-phase commit).
+         */
+        READ_ONLY
     }
 }

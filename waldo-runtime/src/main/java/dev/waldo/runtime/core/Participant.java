@@ -76,6 +76,10 @@ final class Participant {
     void onPrepare(int from, Message.Prepare prepare) {
         TxnId txn = prepare.txn();
         TxnRecord record = state.txns.get(txn);
+        if (record == null && state.votedReadOnly.contains(txn)) {
+            state.send(from, new Message.Vote(txn, Verdict.READ_ONLY, null, false)); // the vote was lost or is late
+            return;
+        }
         if (record == null || record.state == State.WOUNDED || record.active > 0) {
             state.send(from, new Message.Vote(txn, Verdict.WOUNDED,
                     "attempt " + txn + " was backed out on host " + state.host, false));
@@ -216,6 +220,51 @@ final class Participant {
     /** See {@link HostCore#vote(TxnId, boolean, String, boolean, byte[])}. */
     void vote(TxnId txn, boolean yes, String reason, boolean finishLater, byte[] payload) {
         vote(txn, yes ? Verdict.YES : Verdict.REFUSED, reason, finishLater, payload);
+    }
+
+    /**
+     * The host layer prepared {@code txn}, which changed nothing here (see {@link
+     * HostCore#voteReadOnly}): votes READ_ONLY, releases its locks and forgets it, if it only read
+     * here under locks for another host's root; else votes yes as usual.
+     */
+    boolean voteReadOnly(TxnId txn) {
+        TxnRecord record = state.txns.get(txn);
+        if (record == null || record.state != State.PREPARING || !mayVoteReadOnly(record)) {
+            vote(txn, Verdict.YES, null, false, HostCore.NO_PAYLOAD);
+            return false;
+        }
+        record.state = State.PREPARED;
+        record.localVote = Verdict.READ_ONLY;
+        if (record.backoutAfterVote) {
+            releaseHeldReply(record);
+            backoutLocal(record);
+            return true;
+        }
+        deliverVote(record);
+        state.txns.remove(txn);
+        state.votedReadOnly.add(txn);
+        locking.releaseLocks(record);
+        state.decide(new Decision.Discard(txn, false)); // nothing to install: the host layer drops what it read
+        return true;
+    }
+
+    /**
+     * Whether the attempt may leave here at its vote: it took part for another host's root (the
+     * root's own part waits for the decision with it), not by delegation, not as a snapshot
+     * reader (which validates at its vote), on a locking host (an optimistic one validates reads
+     * at the vote and keeps no read locks), and every lock it holds here is READ.
+     */
+    private boolean mayVoteReadOnly(TxnRecord record) {
+        if (record.coordinator == state.host || record.delegated || record.snapshot || locking.optimistic()
+                || record.anyLockMayAppend) {
+            return false;
+        }
+        for (LockId lock : record.held) {
+            if (lock.mode() != LockMode.READ) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -53,6 +53,8 @@ final class RootRecord {
     final Set<Integer> awaiting = new HashSet<>();
     /** Hosts (this one included) that voted yes with bindings taking part: the caller waits for their acks. */
     final Set<Integer> bound = new HashSet<>();
+    /** Hosts that voted {@link Message.Verdict#READ_ONLY}: they forgot the attempt, and the decision is not for them. */
+    final Set<Integer> votedReadOnly = new HashSet<>();
     /** The root's caller was told the outcome ({@link Decision.RootDone}); acks may still be missing. */
     boolean reported;
     Decision.Result result;

@@ -27,6 +27,7 @@ class CoreSimulationTest {
         int crashes = 0;
         int torn = 0;
         long delegations = 0;
+        long readOnlyVotes = 0;
         for (long seed : seeds) {
             Simulation simulation = simulation(seed, Simulation.Fault.NONE);
             if (seed / 2 % 2 == 0) {
@@ -34,6 +35,7 @@ class CoreSimulationTest {
             }
             List<String> violations = run(simulation, seed);
             delegations += simulation.delegations();
+            readOnlyVotes += simulation.readOnlyVotes();
             assertThat(violations)
                     .as("serializable, atomic and clean (%s); reproduce with: -Dsim.seed=%d", simulation.summary(), seed)
                     .isEmpty();
@@ -41,10 +43,11 @@ class CoreSimulationTest {
             torn += simulation.tornWrites();
         }
         System.out.printf("simulation: %d seeds, %d crashes (%d tearing a write), %d delegations (fast commit on"
-                + " half the seeds), 0 violations, %.1f s%n",
-                seeds.size(), crashes, torn, delegations, (System.nanoTime() - started) / 1e9);
+                + " half the seeds), %d read-only votes, 0 violations, %.1f s%n",
+                seeds.size(), crashes, torn, delegations, readOnlyVotes, (System.nanoTime() - started) / 1e9);
         if (chosen == null) {
             assertThat(delegations).as("fast commit delegated some attempts").isPositive();
+            assertThat(readOnlyVotes).as("parts that only read voted read-only").isPositive();
         }
     }
 

@@ -29,11 +29,13 @@ import java.util.Set;
  * vote b T1 yes|no      host b votes on T1, no bindings taking part (its install or discard is finished at once)
  * vote b T1 yes|no bound  host b's bindings took part and vote; their commit or abort runs until "finish"
  * finish b T1           host b's bindings finished T1's commit or abort
+ * readonly b T1         host b prepared T1, which changed nothing there (HostCore.voteReadOnly)
  * deliver a b [n|all]   deliver the next n (default 1) messages from a to b
  * drop a b              lose the next message from a to b
  * tick a [n]            host a ticks n times
  * cut a b / heal a b    the link between a and b goes down (losing what is on it) / up
  * restart c             host c is killed and starts again with an empty core and log (what was on its links is lost)
+ * restarted a c         host a's transport reports that c restarted (HostCore.peerRestarted)
  * crash c               host c is killed and starts again from its log (what was on its links is lost)
  * crash c durable       the same, for a host layer whose values survive the restart: attempts in doubt keep their
  *                       variables locked, and the clock starts where it was at the host's last install
@@ -171,6 +173,8 @@ final class ScriptedCore {
                         withBindings);
             }
             case "finish" -> core.finished(attempts.get(words[2]));
+            case "readonly" -> note(core.voteReadOnly(attempts.get(words[2])) ? "voted read-only" : "voted yes");
+            case "restarted" -> core.peerRestarted(number(words[2]));
             case "deliver" -> deliver(host, words[2], words.length > 3 ? words[3] : "1");
             case "drop" -> {
                 Envelope lost = links.get(host + ">" + words[2]).poll();

@@ -164,6 +164,8 @@ final class Simulation {
     private final Map<TxnId, Boolean> durableOutcome = new HashMap<>();
     /** Per attempt, the hosts that voted yes on it. */
     private final Map<TxnId, java.util.Set<Integer>> votedYes = new HashMap<>();
+    /** Per attempt, the hosts that voted read-only ({@link HostCore#voteReadOnly}): they install nothing. */
+    private final Map<TxnId, java.util.Set<Integer>> votedReadOnly = new HashMap<>();
     /**
      * The decision register ({@link #withReplicatedDecisions}): per attempt, the first outcome
      * proposed. It is replicated, so no host's crash loses it.
@@ -365,6 +367,11 @@ final class Simulation {
         return this;
     }
 
+    /** How many parts voted read-only ({@link HostCore#voteReadOnly}). */
+    long readOnlyVotes() {
+        return votedReadOnly.values().stream().mapToLong(java.util.Set::size).sum();
+    }
+
     /** How many delegations (fast commits asked of one host) were sent, re-sends included. */
     int delegations() {
         return delegations;
@@ -555,6 +562,10 @@ final class Simulation {
             }
         } else {
             long amount = 1 + random.nextInt(50);
+            if (random.nextInt(3) == 0) {
+                // Reads an account first, under a READ lock: alone on its host, that part votes read-only.
+                ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), 0));
+            }
             ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), -amount));
             ops.add(new Op(1 + random.nextInt(hostCount), "account" + random.nextInt(ACCOUNTS), amount));
         }
@@ -720,6 +731,13 @@ final class Simulation {
             return applyList(txn, op);
         }
         if (op.delta == 0 && !op.variable.startsWith("tally")) {
+            Root root = rootsByAttempt.get(txn);
+            if (root != null && !root.readOnly) {
+                // A transfer's read of an account under its READ lock: what it read is not checked
+                // (the transfers' total is), its lock and, alone on a host, its read-only vote are.
+                checkBindingsFinished(txn, op);
+                return null;
+            }
             // A snapshot read reads the host's committed value, never a device, so it may read
             // while another attempt's bindings still finish there.
             return op.host + ":" + op.variable + "=" + committed.get(op.host).get(op.variable);
@@ -1229,6 +1247,17 @@ final class Simulation {
             case Decision.PrepareLocal prepare -> {
                 Root root = findRoot(prepare.txn());
                 boolean refuse = root != null && root.refused && h == root.ops.get(0).host;
+                Map<String, Long> changed = working.getOrDefault(prepare.txn(), Map.of()).getOrDefault(h, Map.of());
+                if (!refuse && changed.isEmpty() && (root == null || !root.readOnly)) {
+                    // Nothing changed here (reads, or calls only): a part that only read for another
+                    // host's root leaves at its vote; the core votes yes as usual for any other.
+                    if (cores[h].voteReadOnly(prepare.txn())) {
+                        votedReadOnly.computeIfAbsent(prepare.txn(), t -> new java.util.TreeSet<>()).add(h);
+                    } else {
+                        votedYes.computeIfAbsent(prepare.txn(), t -> new java.util.TreeSet<>()).add(h);
+                    }
+                    return;
+                }
                 boolean finishLater = random.nextBoolean();
                 if (finishLater) {
                     bound.add(h + "/" + prepare.txn());
@@ -1264,7 +1293,9 @@ final class Simulation {
                 if (applied.get(h).contains(discard.txn())) {
                     violations.add("host " + h + " discarded " + discard.txn() + " after installing it");
                 }
-                discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
+                if (!votedReadOnly.getOrDefault(discard.txn(), java.util.Set.of()).contains(h)) {
+                    discards.computeIfAbsent(discard.txn(), t -> new java.util.HashSet<>()).add(h);
+                } // else the part that voted read-only dropping what it read: nothing of it to install
                 finishOrLater(h, discard.txn());
             }
             case Decision.Register ask -> asks.add(new Ask(h, runs[h], ask.txn(), ask.commitStamp()));
@@ -1417,9 +1448,9 @@ final class Simulation {
         tookPart.add(root.host);
         for (Op op : root.ops) {
             int h = op.host;
-            if (!tookPart.contains(h) || crashed.contains(h) || applied.get(h).contains(root.attempt)
+            if (op.delta == 0 || !tookPart.contains(h) || crashed.contains(h) || applied.get(h).contains(root.attempt)
                     || cores[h].inDoubt().contains(root.attempt)) {
-                continue;
+                continue; // a read wrote nothing to see
             }
             boolean waits = fault != Fault.READS_DO_NOT_WAIT
                     && cores[h].undecidedWriters(lockOf(op)).contains(root.attempt);
