@@ -217,6 +217,11 @@ final class LockTable {
         return touched;
     }
 
+    /** The variable {@code lock} names, as {@link #grantWaiters} takes it. */
+    Object variableOf(LockId lock) {
+        return VarKey.of(lock);
+    }
+
     /**
      * Grants, in priority order, the waiting requests on {@code variable} that
      * can be granted now, and returns them as (transaction, lock) pairs. A

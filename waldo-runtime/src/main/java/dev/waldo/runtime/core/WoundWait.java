@@ -105,10 +105,17 @@ final class WoundWait implements ConcurrencyControl {
         }
     }
 
+    /**
+     * The attempt now outranks more: it wounds the holders it outranks, and its requests are
+     * looked at again, since a waiter that outranked it held them back and may no longer. Else a
+     * primary that waits to upgrade its own READ behind older waiters (which wait for that READ
+     * and cannot wound a primary) would wait for ever.
+     */
     @Override
     public void priorityRaised(TxnRecord record) {
         for (LockId lock : List.copyOf(record.waiting)) {
             woundBlockers(record, lock);
+            grant(locks.variableOf(lock));
         }
     }
 

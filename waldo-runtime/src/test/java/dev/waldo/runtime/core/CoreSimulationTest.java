@@ -60,9 +60,9 @@ class CoreSimulationTest {
     @Test
     void commutingAddsStaySerializableUnderReorderingLossCutLinksAndCrashes() {
         long started = System.nanoTime();
-        int seeds = Integer.getInteger("sim.tallySeeds", 200);
+        List<Long> seeds = seeds(Integer.getInteger("sim.tallySeeds", 200));
         int crashes = 0;
-        for (long seed = 1; seed <= seeds; seed++) {
+        for (long seed : seeds) {
             Simulation simulation = simulation(seed, Simulation.Fault.NONE).withTallies();
             List<String> violations = run(simulation, seed);
             assertThat(violations)
@@ -70,7 +70,7 @@ class CoreSimulationTest {
                     .isEmpty();
             crashes += simulation.crashes();
         }
-        System.out.printf("simulation with tallies: %d seeds, %d crashes, 0 violations, %.1f s%n", seeds, crashes,
+        System.out.printf("simulation with tallies: %d seeds, %d crashes, 0 violations, %.1f s%n", seeds.size(), crashes,
                 (System.nanoTime() - started) / 1e9);
     }
 
@@ -118,11 +118,11 @@ class CoreSimulationTest {
     @Test
     void optimisticHostsStaySerializableUnderReorderingLossCutLinksAndCrashes() {
         long started = System.nanoTime();
-        int seeds = Integer.getInteger("sim.occSeeds", 100);
+        List<Long> seeds = seeds(Integer.getInteger("sim.occSeeds", 100));
         int crashes = 0;
         long retries = 0;
         long pessimistic = 0;
-        for (long seed = 1; seed <= seeds; seed++) {
+        for (long seed : seeds) {
             Simulation.Concurrency concurrency = seed % 2 == 0
                     ? Simulation.Concurrency.OPTIMISTIC : Simulation.Concurrency.MIXED;
             Simulation simulation = simulation(seed, Simulation.Fault.NONE).withConcurrency(concurrency);
@@ -139,7 +139,7 @@ class CoreSimulationTest {
         }
         System.out.printf("simulation with optimistic hosts: %d seeds, %d crashes, %d retries, %d pessimistic"
                 + " attempts (the default fallback), 0 violations, %.1f s%n",
-                seeds, crashes, retries, pessimistic, (System.nanoTime() - started) / 1e9);
+                seeds.size(), crashes, retries, pessimistic, (System.nanoTime() - started) / 1e9);
     }
 
     /**
@@ -151,11 +151,11 @@ class CoreSimulationTest {
     @Test
     void optimisticHostsThatFallBackToLockingStaySerializable() {
         long started = System.nanoTime();
-        int seeds = Integer.getInteger("sim.occFallbackSeeds", 100);
+        List<Long> seeds = seeds(Integer.getInteger("sim.occFallbackSeeds", 100));
         int crashes = 0;
         long retries = 0;
         long pessimistic = 0;
-        for (long seed = 1; seed <= seeds; seed++) {
+        for (long seed : seeds) {
             Simulation.Concurrency concurrency = seed % 2 == 0
                     ? Simulation.Concurrency.OPTIMISTIC : Simulation.Concurrency.MIXED;
             Simulation simulation = simulation(seed, Simulation.Fault.NONE).withConcurrency(concurrency, 1);
@@ -174,7 +174,7 @@ class CoreSimulationTest {
         assertThat(pessimistic).as("attempts that ran pessimistically in %d seeds", seeds).isPositive();
         System.out.printf("simulation with optimistic hosts falling back to locks after 1 refusal: %d seeds, %d crashes,"
                 + " %d retries, %d pessimistic attempts, 0 violations, %.1f s%n",
-                seeds, crashes, retries, pessimistic, (System.nanoTime() - started) / 1e9);
+                seeds.size(), crashes, retries, pessimistic, (System.nanoTime() - started) / 1e9);
     }
 
     /**
@@ -188,11 +188,11 @@ class CoreSimulationTest {
     @Test
     void replicatedDecisionsStaySerializableAndAtomicUnderReorderingLossCutLinksAndCrashes() {
         long started = System.nanoTime();
-        int seeds = Integer.getInteger("sim.registerSeeds", 200);
+        List<Long> seeds = seeds(Integer.getInteger("sim.registerSeeds", 200));
         int crashes = 0;
         long answers = 0;
         long backouts = 0;
-        for (long seed = 1; seed <= seeds; seed++) {
+        for (long seed : seeds) {
             Simulation simulation = simulation(seed, Simulation.Fault.NONE).withReplicatedDecisions();
             if (seed % 3 == 0) {
                 simulation.withTallies();
@@ -205,9 +205,11 @@ class CoreSimulationTest {
             answers += simulation.registerAnswers();
             backouts += simulation.registerBackouts();
         }
-        assertThat(backouts).as("participants in doubt settled some attempts as backed out").isPositive();
+        if (Long.getLong("sim.seed") == null) {
+            assertThat(backouts).as("participants in doubt settled some attempts as backed out").isPositive();
+        }
         System.out.printf("simulation with a decision register: %d seeds, %d crashes, %d register answers (%d backed"
-                + " out), 0 violations, %.1f s%n", seeds, crashes, answers, backouts, (System.nanoTime() - started) / 1e9);
+                + " out), 0 violations, %.1f s%n", seeds.size(), crashes, answers, backouts, (System.nanoTime() - started) / 1e9);
     }
 
     /**
@@ -412,7 +414,7 @@ class CoreSimulationTest {
             boolean finished = simulation.run(2_000_000);
             List<String> violations = new ArrayList<>(simulation.check());
             if (!finished) {
-                violations.add(0, "not every transaction finished within 2,000,000 steps");
+                violations.add(0, "not every transaction finished within 2,000,000 steps: " + simulation.unfinished());
             }
             if (Boolean.getBoolean("sim.verbose")) {
                 System.out.println("seed " + seed + ": " + simulation.summary());

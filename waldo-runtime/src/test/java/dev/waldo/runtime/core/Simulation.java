@@ -153,6 +153,11 @@ final class Simulation {
     private final java.util.Set<Integer> crashed = new java.util.TreeSet<>();
     /** Per host, how many times it started: attempt serials of run r start above r * 10^9. */
     private final int[] runs;
+    /**
+     * Per host and peer, the peer's run the host last connected to: a link that comes up to a newer
+     * run reports the restart first, as the transport does (it compares the peer's incarnation).
+     */
+    private final int[][] runSeen;
     /** Per host, the attempts its durable state (the simulated device) has applied: installs are idempotent. */
     private final List<java.util.Set<TxnId>> applied = new ArrayList<>();
     /**
@@ -279,6 +284,7 @@ final class Simulation {
         this.cores = new HostCore[hostCount + 1];
         this.storages = new InMemoryStorage[hostCount + 1];
         this.runs = new int[hostCount + 1];
+        this.runSeen = new int[hostCount + 1][hostCount + 1];
         this.clockAtInstall = new long[hostCount + 1];
         committed.add(Map.of());
         committedLists.add(Map.of());
@@ -909,13 +915,22 @@ final class Simulation {
         int a = (int) (link / 1000);
         int b = (int) (link % 1000);
         if (reachable(a, b)) {
-            cores[a].linkUp(b);
-            pump(a);
+            linkUp(a, b);
         }
         if (reachable(a, b)) {
-            cores[b].linkUp(a);
-            pump(b);
+            linkUp(b, a);
         }
+    }
+
+    /** Host {@code h}'s link to {@code peer} comes up; if the peer restarted since, {@code h} hears that first. */
+    private void linkUp(int h, int peer) {
+        if (runSeen[h][peer] != runs[peer]) {
+            runSeen[h][peer] = runs[peer];
+            cores[h].peerRestarted(peer);
+            pump(h);
+        }
+        cores[h].linkUp(peer);
+        pump(h);
     }
 
     private void healAll() {
@@ -1172,6 +1187,9 @@ final class Simulation {
     private void restart(int h) {
         crashed.remove(h);
         runs[h]++;
+        for (int other = 1; other <= hostCount; other++) {
+            runSeen[h][other] = runs[other]; // a new run knows no earlier run of its peers
+        }
         if (TRACE) {
             System.out.println("restart " + h);
         }
@@ -1193,12 +1211,7 @@ final class Simulation {
         pump(h);
         for (int other = 1; other <= hostCount; other++) {
             if (other != h && reachable(h, other)) {
-                cores[other].peerRestarted(h);
-                pump(other);
-                if (reachable(h, other)) {
-                    cores[other].linkUp(h);
-                    pump(other);
-                }
+                linkUp(other, h);
             }
         }
     }
@@ -1917,6 +1930,25 @@ final class Simulation {
     }
 
     /** A one-line summary for the test log. */
+    /** The roots that have not ended, what each waits for, and every live host's locks: why a run did not finish. */
+    String unfinished() {
+        StringBuilder text = new StringBuilder();
+        for (Root root : roots) {
+            if (root.result == null && !root.lost) {
+                text.append("root ").append(root.number).append(" (attempt ").append(root.attempt).append(" on host ")
+                        .append(root.host).append(") waits for ").append(root.wait).append(" at op ").append(root.next)
+                        .append(" of ").append(root.ops).append("; ");
+            }
+        }
+        for (int h = 1; h <= hostCount; h++) {
+            if (!crashed.contains(h)) {
+                text.append("host ").append(h).append(" locks: ").append(cores[h].describeLocks().replace('\n', ' '))
+                        .append("; ");
+            }
+        }
+        return text.toString();
+    }
+
     String summary() {
         Map<String, Integer> outcomes = new TreeMap<>();
         for (Root root : roots) {
