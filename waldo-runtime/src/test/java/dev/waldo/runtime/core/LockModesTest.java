@@ -193,6 +193,29 @@ class LockModesTest {
         assertThat(decisions(t1, t2)).contains("granted T2").doesNotContain("granted " + late);
     }
 
+    /**
+     * T reads x in a phase that overtook the older waiter W, then asks to upgrade and queues
+     * behind W, which waits for T's read. When the primary P ends and T becomes endpoint 1's
+     * primary, W can no longer wound T: T's upgrade is looked at again and granted, instead of
+     * both waiting for ever (the deterministic simulation found it, seed 3528).
+     */
+    @Test
+    void aPromotedUpgraderIsNoLongerHeldBackByAWaiterItNowOutranks() {
+        TxnId p = core.begin(1); // endpoint 1's primary
+        TxnId q = core.begin(2); // endpoint 2's primary
+        TxnId w = core.begin(2);
+        TxnId t = core.begin(1); // endpoint 1's next root: promoted when p ends
+        assertThat(core.lock(p, x(LockMode.READ))).isTrue();
+        assertThat(core.lock(w, x(LockMode.WRITE))).as("W waits for the primary's read").isFalse();
+        assertThat(core.lock(t, x(LockMode.READ))).as("T joins the running read phase").isTrue();
+        assertThat(core.lock(t, x(LockMode.WRITE))).as("T's upgrade waits for P").isFalse();
+        assertThat(decisions(p, q, w, t)).isEmpty();
+        core.finishRoot(p, HostCore.Ending.DONE);
+        core.vote(p, true, null); // its own part, no bindings: it installs, releases and T is promoted
+        assertThat(decisions(p, q, w, t)).contains("granted T4").doesNotContain("granted T3");
+        core.finishRoot(q, HostCore.Ending.FAILED);
+    }
+
     @Test
     void withoutPhasingANewcomerNeverOvertakesAnOutrankingWaiter() {
         LockTable table = new LockTable(false);
