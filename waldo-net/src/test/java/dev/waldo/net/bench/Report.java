@@ -76,12 +76,14 @@ final class Report {
                 + "carries the prepare and its reply the partner's vote (`ctx.lastPartnerStep`); the caller's own "
                 + "part prepares locally and the core reports the root committed at once. The partner runs the "
                 + "step on the I/O thread that received the call (generated code, and `PeerEndpoint.ping`, wait "
-                + "only through the runtime, so no virtual thread of its own), prepares, logs its vote and "
-                + "replies from that thread; the previous transaction's commit travels in the next call's flush "
-                + "and its ack in the next reply's (unhurried messages, piggybacked). The floor is one round trip "
-                + "with the same hand-off to a blocked caller. What Waldo still adds is its own work on both "
-                + "sides, on both threads (see the CPU below): the core's steps, the host layer's lock and outbox, "
-                + "the log records (the partner's prepare and end, the caller's commit), protobuf encoding.\n");
+                + "only through the runtime, so no virtual thread of its own), prepares and replies from that "
+                + "thread. `ping` changes nothing on the partner, so its vote is READ_ONLY (waldo-runtime README, "
+                + "\"Read-only votes\"): it forgets the attempt as it votes, logs nothing, and no commit or ack "
+                + "follows; a transaction that writes on the partner also logs its vote and end there, and its "
+                + "commit and ack ride on the next call's and reply's flushes (unhurried messages). The floor is "
+                + "one round trip with the same hand-off to a blocked caller. What Waldo still adds is its own "
+                + "work on both sides, on both threads (see the CPU below): the core's steps, the host layer's "
+                + "lock and outbox, protobuf encoding.\n");
         md.append(String.format(Locale.ROOT, "- **Throughput.** Waldo spends %.0f µs (TLS off) and %.0f µs "
                 + "(TLS on) of CPU per transaction in the two processes, which caps %d cores at about %s and "
                 + "%s tx/s even with nothing else running, against the floor's %s and %s round trips per second "
@@ -90,14 +92,13 @@ final class Report {
                 off.cpuPerTxUs(), on.cpuPerTxUs(), cores, count(ceiling(off.cpuPerTxUs())),
                 count(ceiling(on.cpuPerTxUs())), count(average(off.floorRate())), count(average(on.floorRate())),
                 inMemory.cpuPerTxUs(), count(average(inMemory.waldoRate()))));
-        md.append(String.format(Locale.ROOT, "- **Bandwidth.** Without TLS the four frames of a transaction "
-                + "(the call with the prepare, the reply with the vote, the commit, the ack) take %.0f bytes "
-                + "(attempt, call and frame ids relative to the previous ones on the connection, aliases and "
-                + "clock deltas as varints; names sent once per connection). TLS 1.3 wraps what one flush sends "
-                + "in a record of its own, %d bytes more (header, content type, tag): serially %.1f records per "
-                + "transaction, the commit sharing the next call's and the ack the next reply's. Under load the "
-                + "messages of concurrent transactions share flushes and records (%.0f bytes per transaction "
-                + "with TLS, %.0f without).%n%n",
+        md.append(String.format(Locale.ROOT, "- **Bandwidth.** Without TLS the frames of a transaction "
+                + "(the call with the prepare and the reply with the vote; a read-only vote needs no commit or "
+                + "ack) take %.0f bytes (attempt, call and frame ids relative to the previous ones on the "
+                + "connection, aliases and clock deltas as varints; names sent once per connection). TLS 1.3 "
+                + "wraps what one flush sends in a record of its own, %d bytes more (header, content type, tag): "
+                + "serially %.1f records per transaction. Under load the messages of concurrent transactions "
+                + "share flushes and records (%.0f bytes per transaction with TLS, %.0f without).%n%n",
                 off.bytesPerTx(), TLS_RECORD_BYTES, (on.bytesPerTx() - off.bytesPerTx()) / TLS_RECORD_BYTES,
                 on.loadedBytesPerTx(), off.loadedBytesPerTx()));
     }
