@@ -89,14 +89,16 @@ class OneTripPathTest {
         assertThat(results.get(2)).as("the list LastOp read on store 2").containsExactly(3.0);
         assertThat(clientLink.sentTo(2)).as("a Commit of the transaction before may come first")
                 .contains("Call + Prepare").doesNotContain("Prepare");
-        assertThat(storeLinks.get(2).sentTo(-1)).contains("Reply + Vote YES").doesNotContain("Vote");
+        // Store 2 only read: its vote in the reply is read-only, and no commit follows to it.
+        assertThat(storeLinks.get(2).sentTo(-1)).contains("Reply + Vote READ_ONLY").doesNotContain("Vote");
         assertThat(clientLink.sentTo(0)).contains("Call", "Prepare").doesNotContain("Call + Prepare");
         assertThat(clientLink.sentTo(1)).contains("Call", "Prepare").doesNotContain("Call + Prepare");
     }
 
     /**
-     * Many transactions, as the workload draws them: every one ends with one early vote, and
-     * the client sends a Prepare only to the other stores it touched. Prints the counts.
+     * Many transactions, as the workload draws them: every one ends with one early vote (read-only
+     * when the last store only read), and the client sends a Prepare only to the other stores it
+     * touched. Prints the counts.
      */
     @Test
     void everyTransactionOfTheWorkloadEndsWithAnEarlyVote() {
@@ -118,10 +120,12 @@ class OneTripPathTest {
             expectedPrepares += touched.size();
             run(ops);
         }
-        long earlyVotes = storeLinks.stream().mapToLong(link -> link.count("Reply + Vote YES")).sum();
+        long readOnly = storeLinks.stream().mapToLong(link -> link.count("Reply + Vote READ_ONLY")).sum();
+        long earlyVotes = readOnly + storeLinks.stream().mapToLong(link -> link.count("Reply + Vote YES")).sum();
         long prepares = clientLink.count("Prepare");
-        System.out.printf("one-trip path: %d transactions, %d early votes, %d Prepare messages (%d without the path's)%n",
-                txns, earlyVotes, prepares, prepares + earlyVotes);
+        System.out.printf("one-trip path: %d transactions, %d early votes (%d read-only), %d Prepare messages (%d"
+                + " without the path's)%n", txns, earlyVotes, readOnly, prepares, prepares + earlyVotes);
+        assertThat(readOnly).as("last stores that only read").isPositive();
         assertThat(earlyVotes).isEqualTo(txns);
         assertThat(clientLink.count("Call + Prepare")).isEqualTo(txns);
         assertThat(prepares).isEqualTo(expectedPrepares);
