@@ -216,6 +216,9 @@ class LabCommandTest {
         assertThat(up.exitCode()).as(up.err() + readLog(labDir)).isZero();
         long pid = new LabDirectory(labDir).running().orElseThrow().pid();
         assertThat(pid).isNotEqualTo(ProcessHandle.current().pid());
+        assertThat(ProcessHandle.of(pid).flatMap(lab -> lab.info().arguments()).orElseThrow())
+                .as("a short-lived load generator: C1 alone and the parallel collector")
+                .contains("-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC");
         var status = run(context, "lab", "status", "--dir", labDir.toString());
         assertThat(status.out()).as(status.err()).contains("lab-1").contains("answering, VLANs [1]");
         var plan = run(context, "plan", Path.of("..", "configs", "vlan.yaml").toString(), "--lab-dir",
