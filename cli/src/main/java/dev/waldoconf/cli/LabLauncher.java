@@ -36,8 +36,11 @@ public interface LabLauncher {
             // Netty loads its native transport; allowing it up front keeps JDK warnings out of the lab log.
             // A lab lives for a few commands, and C2 compiled its hot paths during the first apply at a
             // cost of more CPU than C1's code lost: about 25 CPU-s for an apply to 1,000 switches with C1
-            // alone, 27-38 with both (bench/apply-vs-snmpset/RESULTS.md).
-            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+            // alone, 27-38 with both (bench/apply-vs-snmpset/RESULTS.md). For the same reason it collects with
+            // the parallel collector: the lab is a load generator, pauses cost it nothing, and G1's barriers
+            // and concurrent work cost the 1,000-switch apply's lab and operator about 6 CPU-s (15 %) more.
+            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC",
+                    "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "lab", "run",
                     "--dir", dir.toString(), "--switches", Integer.toString(spec.switches()),
                     "--profile", spec.profile().name(), "--profile-seed", Long.toString(spec.profile().seed())));

@@ -216,6 +216,10 @@ class LabCommandTest {
         assertThat(up.exitCode()).as(up.err() + readLog(labDir)).isZero();
         long pid = new LabDirectory(labDir).running().orElseThrow().pid();
         assertThat(pid).isNotEqualTo(ProcessHandle.current().pid());
+        // From /proc: ProcessHandle.Info gave no arguments for the lab process in the test run.
+        assertThat(Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0"))
+                .as("a short-lived load generator: C1 alone and the parallel collector")
+                .contains("-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC");
         var status = run(context, "lab", "status", "--dir", labDir.toString());
         assertThat(status.out()).as(status.err()).contains("lab-1").contains("answering, VLANs [1]");
         var plan = run(context, "plan", Path.of("..", "configs", "vlan.yaml").toString(), "--lab-dir",

@@ -104,6 +104,18 @@ class SwitchSnmpTest {
     }
 
     @Test
+    void theObjectsNoSetChangesAreStillThereAfterOne() throws IOException {
+        assertThat(writer.set(Q.pvid(7, 1)).isOk()).isTrue();
+
+        assertThat(writer.walk(Oids.IF_INDEX)).hasSize(24);
+        assertThat(writer.walk(Oids.DOT1D_BASE_PORT)).hasSize(24);
+        assertThat(writer.walk(Oids.DOT1Q_PORT_INGRESS_FILTERING)).hasSize(24);
+        assertThat(writer.get(Oids.child(Oids.IF_DESCR, 3), Oids.child(Oids.DOT1Q_PORT_ACCEPTABLE_FRAME_TYPES, 24),
+                Q.pvidOid(7)).bindings()).extracting(vb -> vb.getVariable().toString())
+                .containsExactly("port 3", "1", "1");
+    }
+
+    @Test
     void everyRejectionCarriesItsStandardErrorStatus() throws IOException {
         writer.set(Q.rowStatus(10, CREATE_AND_GO), Q.egress(10, 1, 2), Q.pvid(2, 10));
         assertThat(errorOf(Q.rowStatus(1, CREATE_AND_GO))).isEqualTo("inconsistentValue@1");

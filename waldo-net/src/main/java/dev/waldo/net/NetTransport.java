@@ -160,16 +160,30 @@ public final class NetTransport implements Transport {
         });
     }
 
-    /** The active link this transport opened to {@code host} (null: any host) at {@code address}, or null. */
+    /**
+     * The active link this transport opened to {@code host} (null: any host) at {@code address}, or
+     * null. A named host is looked up by its number: an operator connecting to the 1,000 switches of
+     * one site agent went through every link it had dialed for each (5 % of its CPU).
+     */
     private PeerLink linkedAt(InetSocketAddress address, String host) {
+        if (host != null) {
+            int peer = hosts.known(host);
+            return peer != -1 && dialed.containsKey(peer) ? activeAt(peer, address, host) : null;
+        }
         for (int peer : dialed.keySet()) {
-            PeerLink link = links.get(peer);
-            if (address.equals(hosts.address(peer)) && link != null && link.isActive()
-                    && (host == null || host.equals(link.hostId()))) {
+            PeerLink link = activeAt(peer, address, null);
+            if (link != null) {
                 return link;
             }
         }
         return null;
+    }
+
+    /** The link to {@code peer} if it is active, at {@code address} and (unless null) to {@code host}; else null. */
+    private PeerLink activeAt(int peer, InetSocketAddress address, String host) {
+        PeerLink link = links.get(peer);
+        return address.equals(hosts.address(peer)) && link != null && link.isActive()
+                && (host == null || host.equals(link.hostId())) ? link : null;
     }
 
     private static boolean wrongPeer(String expected, PeerLink link) {

@@ -80,6 +80,32 @@ class NetLoopsTest {
     }
 
     @Test
+    void connectingAgainToALinkedHostOfASharedNodeReusesItsLink() throws Exception {
+        try (NetLoops loops = NetLoops.create(1, "agent-io");
+             NetNode node = agent(loops);
+             NetHost a = shared("switch-a", node);
+             NetHost b = shared("switch-b", node);
+             NetHost operator = operator()) {
+            InetSocketAddress address = node.listen(LOOPBACK);
+            a.listen(address, PeerEndpoint::create, null);
+            b.listen(address, PeerEndpoint::create, null);
+            operator.connect(address, "switch-a", "agent", PeerEndpoint::create);
+            operator.connect(address, "switch-b", "agent", PeerEndpoint::create);
+            PeerLink linkToA = operator.transport().link("switch-a");
+            PeerLink linkToB = operator.transport().link("switch-b");
+
+            assertThat(operator.transport().connect(address, "switch-b", "agent").get(10, SECONDS))
+                    .isEqualTo("switch-b");
+            assertThat(operator.transport().connect(address, "switch-a", null).get(10, SECONDS))
+                    .isEqualTo("switch-a");
+
+            assertThat(operator.transport().link("switch-a")).as("no second link").isSameAs(linkToA);
+            assertThat(operator.transport().link("switch-b")).as("no second link").isSameAs(linkToB);
+            assertThat(linkToA.isActive() && linkToB.isActive()).isTrue();
+        }
+    }
+
+    @Test
     void aHostTheNodeDoesNotServeOrMayNotSpeakForIsRefusedAndTheConnectionStays() throws Exception {
         try (NetLoops loops = NetLoops.create(1, "agent-io");
              NetNode node = agent(loops);

@@ -53,6 +53,12 @@ public final class Host implements AutoCloseable {
     private final String id;
     private final Transport transport;
     private final HostCore core;
+    /**
+     * The core's tick, made once: the commands run with C1 alone, which allocates a bound method
+     * reference through a method handle each time it is evaluated, and a site agent ticks 1,000
+     * hosts 20 times a second (2 % of a 1,000-switch lab's CPU during an apply).
+     */
+    private final Runnable coreTick;
     private final Storage storage;
     private final ReentrantLock lock = new ReentrantLock();
     /** Group commit's queue and flusher, or null when the storage fsyncs each drain under the lock. */
@@ -110,6 +116,7 @@ public final class Host implements AutoCloseable {
         this.register = register;
         this.core = new HostCore(transport.localHost(), HostCore.DEFAULT_RESEND_TICKS,
                 scheduling == Scheduling.PRIMARIES, transport.attemptSerialBase());
+        this.coreTick = core::tick;
         if (register != null) {
             core.useReplicatedDecisions(); // before the restore: it changes what a restored own part means
         }
@@ -1420,7 +1427,7 @@ public final class Host implements AutoCloseable {
 
         @Override
         public void onTick() {
-            inCoreFromTransport(core::tick);
+            inCoreFromTransport(coreTick);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.waldoconf.model.VlanDiff;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * A switch that lives in memory, for fast tests of everything above the device layer. It
@@ -82,9 +83,10 @@ public final class MemoryVlanDevice implements VlanDevice {
     }
 
     @Override
-    public synchronized SwitchState push(SwitchState desired) throws DeviceException {
+    public synchronized SwitchState push(UnaryOperator<SwitchState> target) throws DeviceException {
         requireOpen();
         SwitchState before = state;
+        SwitchState desired = target.apply(before);
         List<VlanChange> steps = VlanDiff.between(before, desired);
         VlanStateRules.check(name, VlanDiff.apply(before, steps), portCount);
         for (VlanChange step : steps) {

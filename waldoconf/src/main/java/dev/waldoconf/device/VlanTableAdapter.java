@@ -180,28 +180,23 @@ public final class VlanTableAdapter implements DeviceAdapter<SwitchPart> {
         }
 
         /**
-         * Pushes the keys onto the switch as it is now. The device reads the switch once more before
-         * its SETs and returns that read: a write someone made between the two reads was undone by
-         * the push (it sets the whole state the adapter computed), so what it held then is returned
-         * on those keys too, the vote is no, and the undo puts it back.
+         * Pushes the keys onto the switch as it is now, read once: if it still holds their values
+         * before, they are set onto everything else it holds (writes someone made elsewhere since
+         * the transaction's read stay); if not, nothing is sent, and what it holds on those keys is
+         * returned, so the vote is no.
          */
         @Override
         public SwitchPart push(SwitchPart before) throws DeviceException {
             synchronized (VlanTableAdapter.this) {
-                SwitchState now = device.read();
-                SwitchPart held = before.valuesIn(now);
-                if (!held.equals(before)) {
-                    return held;
-                }
-                SwitchState found = device.push(set.appliedTo(now));
-                return before.valuesIn(found).then(SwitchPart.between(now, found));
+                SwitchState found = device.push(now -> before.valuesIn(now).equals(before) ? set.appliedTo(now) : now);
+                return before.valuesIn(found);
             }
         }
     }
 
     @Override
     public synchronized void undo(SwitchPart undo) throws DeviceException {
-        device.push(undo.appliedTo(device.read()));
+        device.push(undo::appliedTo);
     }
 
     /**

@@ -65,6 +65,14 @@ public final class DeviceJournal<S> {
     private final Path file;
     private final StateFormat<S> format;
     private TrialRecord<S> committed;
+    /**
+     * The committed record's lines as last written, or null before: most writes (every put and
+     * remove) keep the committed record, and writing it again cost a site agent as much as all the
+     * rest of its journal's text (a switch's whole intended configuration, at each of a change's
+     * three writes). States are values, never changed once journaled, so the same record has the
+     * same lines.
+     */
+    private String committedText;
     private final Map<String, Entry<S>> entries;
 
     /**
@@ -254,17 +262,25 @@ public final class DeviceJournal<S> {
     }
 
     private void write(TrialRecord<S> nextCommitted, Map<String, Entry<S>> next) throws IOException {
-        DurableFile.replace(file, format(nextCommitted, next.values()));
+        String nextCommittedText = nextCommitted == committed && committedText != null ? committedText
+                : committedText(nextCommitted);
+        DurableFile.replace(file, format(nextCommittedText, next.values()));
         committed = nextCommitted;
+        committedText = nextCommittedText;
         entries.clear();
         entries.putAll(next);
     }
 
-    private String format(TrialRecord<S> record, Iterable<Entry<S>> all) {
-        StringBuilder text = new StringBuilder(MAGIC).append('\n');
+    private String committedText(TrialRecord<S> record) {
+        StringBuilder text = new StringBuilder();
         if (record != null) {
             appendRecord(text, COMMITTED, record);
         }
+        return text.toString();
+    }
+
+    private String format(String committedLines, Iterable<Entry<S>> all) {
+        StringBuilder text = new StringBuilder(MAGIC).append('\n').append(committedLines);
         int count = 0;
         for (Entry<S> entry : all) {
             count++;

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -152,12 +153,13 @@ public final class SnmpVlanDevice implements VlanDevice {
     }
 
     /**
-     * Moves the switch to {@code desired} as {@link VlanDevice#push} says. The plan is checked
-     * against the switch's port count before anything is sent.
+     * Moves the switch to what {@code target} makes of it, as {@link VlanDevice#push(UnaryOperator)}
+     * says. The result is checked against the switch's port count before anything is sent.
      */
     @Override
-    public synchronized SwitchState push(SwitchState desired) throws DeviceException {
+    public synchronized SwitchState push(UnaryOperator<SwitchState> target) throws DeviceException {
         QBridgeReader.Snapshot before = snapshot();
+        SwitchState desired = target.apply(before.state());
         List<VlanChange> steps = VlanDiff.between(before.state(), desired);
         VlanStateRules.check(name, VlanDiff.apply(before.state(), steps), before.portCount());
         if (steps.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.waldoconf.device;
 
 import dev.waldoconf.model.SwitchState;
+import java.util.function.UnaryOperator;
 
 /**
  * An in-memory switch with hooks around its reads and pushes, for tests: a hook that throws
@@ -62,9 +63,9 @@ public final class HookedVlanDevice implements VlanDevice {
     }
 
     @Override
-    public SwitchState push(SwitchState desired) throws DeviceException {
+    public SwitchState push(UnaryOperator<SwitchState> target) throws DeviceException {
         beforePush.run();
-        SwitchState held = memory.push(desired);
+        SwitchState held = memory.push(target);
         afterPush.run();
         return held;
     }

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.model.VlanChange;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -105,6 +107,21 @@ public abstract class VlanDeviceContractTest {
         device.push(previous);
 
         assertThat(switchHolds()).isEqualTo(SwitchState.factoryDefault(PORTS));
+    }
+
+    @Test
+    void aPushTargetIsGivenWhatTheSwitchHoldsAndTheSwitchEndsAtItsAnswer() throws Exception {
+        device.push(accessAndVoice());
+        List<SwitchState> given = new ArrayList<>();
+
+        SwitchState previous = device.push(held -> {
+            given.add(held);
+            return held.without(20);
+        });
+
+        assertThat(given).containsExactly(accessAndVoice());
+        assertThat(previous).isEqualTo(accessAndVoice());
+        assertThat(switchHolds()).isEqualTo(accessAndVoice().without(20));
     }
 
     @Test

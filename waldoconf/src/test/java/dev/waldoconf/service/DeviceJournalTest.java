@@ -85,6 +85,8 @@ class DeviceJournalTest {
         assertThat(reopened.committed()).isEqualTo(TRIAL);
         assertThat(reopened.entries()).as("the older one had nothing left to undo; the newer one is untouched")
                 .containsExactly(new Entry<>("1.3", Stage.PREPARED, INTENDED, null));
+        journal.put(new Entry<>("1.4", Stage.PREPARING, BEFORE, null));
+        assertThat(journal().committed()).as("a later write keeps the record the commit folded in").isEqualTo(TRIAL);
     }
 
     @Test

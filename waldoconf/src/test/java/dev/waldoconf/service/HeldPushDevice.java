@@ -6,6 +6,7 @@ import dev.waldoconf.model.SwitchState;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * A switch whose pushes can be held: once {@link #holdPushes()} is called, the next push waits
@@ -60,7 +61,7 @@ final class HeldPushDevice implements VlanDevice {
     }
 
     @Override
-    public SwitchState push(SwitchState desired) throws DeviceException {
+    public SwitchState push(UnaryOperator<SwitchState> target) throws DeviceException {
         CountDownLatch held = released;
         if (held != null) {
             started.countDown();
@@ -74,7 +75,7 @@ final class HeldPushDevice implements VlanDevice {
             }
         }
         pushes.incrementAndGet();
-        return device.push(desired);
+        return device.push(target);
     }
 
     @Override

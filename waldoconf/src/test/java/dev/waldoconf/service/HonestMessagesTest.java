@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,8 +61,8 @@ class HonestMessagesTest {
     }
 
     /**
-     * A switch someone writes to (VLAN 50) as WaldoConf's push begins: after the transaction read it
-     * and the push checked the keys it sets, before the device's own read for its SETs.
+     * A switch someone writes to as WaldoConf's push begins, after the transaction read it: they
+     * create VLAN 20, which the change creates too, named otherwise.
      */
     private record WrittenDuringTheChange(MemoryVlanDevice device) implements dev.waldoconf.device.VlanDevice {
         @Override
@@ -75,11 +76,11 @@ class HonestMessagesTest {
         }
 
         @Override
-        public SwitchState push(SwitchState desired) throws dev.waldoconf.device.DeviceException {
-            if (!device.read().vlans().containsKey(50)) {
-                device.push(device.read().with(dev.waldoconf.model.Vlan.empty(50, "oob")));
+        public SwitchState push(UnaryOperator<SwitchState> target) throws dev.waldoconf.device.DeviceException {
+            if (!device.read().vlans().containsKey(20)) {
+                device.push(device.read().with(dev.waldoconf.model.Vlan.empty(20, "phones")));
             }
-            return device.push(desired);
+            return device.push(target);
         }
 
         @Override
@@ -110,7 +111,7 @@ class HonestMessagesTest {
                     .extracting(ApplyResult.SwitchOutcome::switchName).containsExactly("lab-2");
             assertThat(lab1.read()).isEqualTo(SwitchState.factoryDefault(8));
             assertThat(lab2.read()).as("the other write stays; the change was undone")
-                    .isEqualTo(SwitchState.factoryDefault(8).with(dev.waldoconf.model.Vlan.empty(50, "oob")));
+                    .isEqualTo(SwitchState.factoryDefault(8).with(dev.waldoconf.model.Vlan.empty(20, "phones")));
         }
     }
 
@@ -128,8 +129,8 @@ class HonestMessagesTest {
         }
 
         @Override
-        public SwitchState push(SwitchState desired) throws dev.waldoconf.device.DeviceException {
-            SwitchState before = device.push(desired);
+        public SwitchState push(UnaryOperator<SwitchState> target) throws dev.waldoconf.device.DeviceException {
+            SwitchState before = device.push(target);
             pushing.countDown();
             try {
                 release.await(60, java.util.concurrent.TimeUnit.SECONDS);

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 /**
  * Switches with a real WaldoConf service each (started by {@link WaldoConfEngine#startService},
@@ -184,8 +185,8 @@ final class ServedSwitches implements AutoCloseable {
         }
 
         @Override
-        public SwitchState push(SwitchState desired) throws DeviceException {
-            return device.push(desired);
+        public SwitchState push(UnaryOperator<SwitchState> target) throws DeviceException {
+            return device.push(target);
         }
 
         @Override

@@ -22,7 +22,8 @@ import org.snmp4j.smi.Variable;
 
 /**
  * Every object instance of one switch state, in lexicographic OID order, as GET, GETNEXT and
- * GETBULK see it. Built once per committed state; sysUpTime is the only value computed per read.
+ * GETBULK see it. Built once per committed state by the switch's {@link Renderer}; sysUpTime is the
+ * only value computed per read.
  */
 public final class MibView {
     /** The object types the switch implements, so a GET can tell noSuchInstance from noSuchObject. */
@@ -58,18 +59,38 @@ public final class MibView {
     }
 
     /**
-     * Renders a state.
-     *
-     * @param bridgeAddress the six-octet dot1dBaseBridgeAddress
-     * @param bootNanos {@link System#nanoTime()} at agent start, the zero of sysUpTime
+     * Renders the views of one switch. The instances that do not depend on its state (the
+     * interfaces, the bridge base, the ports' frame types and filtering: about two thirds of a
+     * 24-port switch's) are built once and copied into each view, which a sorted copy does without
+     * comparing OIDs; rebuilding them at every committed SET was 2-3 % of a 1,000-switch lab's CPU
+     * during an apply.
      */
-    public static MibView of(SwitchSpec spec, SwitchState state, byte[] bridgeAddress, long bootNanos) {
-        TreeMap<OID, Variable> map = new TreeMap<>();
-        addSystem(map, spec, state);
-        addInterfaces(map, spec);
-        addBridgeBase(map, spec, bridgeAddress);
-        addQBridge(map, spec, state);
-        return new MibView(map, bootNanos);
+    public static final class Renderer {
+        private final SwitchSpec spec;
+        private final long bootNanos;
+        private final TreeMap<OID, Variable> fixed = new TreeMap<>();
+
+        /**
+         * A renderer for the switch {@code spec} describes.
+         *
+         * @param bridgeAddress the six-octet dot1dBaseBridgeAddress
+         * @param bootNanos {@link System#nanoTime()} at agent start, the zero of sysUpTime
+         */
+        public Renderer(SwitchSpec spec, byte[] bridgeAddress, long bootNanos) {
+            this.spec = spec;
+            this.bootNanos = bootNanos;
+            addInterfaces(fixed, spec);
+            addBridgeBase(fixed, spec, bridgeAddress);
+            addPortSettings(fixed, spec);
+        }
+
+        /** The view of {@code state}. */
+        public MibView render(SwitchState state) {
+            TreeMap<OID, Variable> map = new TreeMap<>(fixed);
+            addSystem(map, spec, state);
+            addQBridge(map, spec, state);
+            return new MibView(map, bootNanos);
+        }
     }
 
     /** sysUpTime now, in hundredths of a second. */
@@ -163,6 +184,11 @@ public final class MibView {
         }
         for (int port = 1; port <= ports; port++) {
             map.put(child(Oids.DOT1Q_PVID, port), new UnsignedInteger32(state.pvid(port)));
+        }
+    }
+
+    private static void addPortSettings(Map<OID, Variable> map, SwitchSpec spec) {
+        for (int port = 1; port <= spec.portCount(); port++) {
             map.put(child(Oids.DOT1Q_PORT_ACCEPTABLE_FRAME_TYPES, port), new Integer32(ADMIT_ALL));
             map.put(child(Oids.DOT1Q_PORT_INGRESS_FILTERING, port), new Integer32(TRUTH_FALSE));
         }

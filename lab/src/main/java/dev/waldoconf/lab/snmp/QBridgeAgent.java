@@ -41,8 +41,7 @@ public final class QBridgeAgent {
     private final SetDecoder decoder;
     private final Faults faults;
     private final StateSaver saver;
-    private final byte[] bridgeAddress;
-    private final long bootNanos = System.nanoTime();
+    private final MibView.Renderer renderer;
     private SwitchState state;
     private MibView view;
 
@@ -60,7 +59,7 @@ public final class QBridgeAgent {
         this.decoder = new SetDecoder(spec);
         this.faults = faults;
         this.saver = saver;
-        this.bridgeAddress = bridgeAddress.clone();
+        this.renderer = new MibView.Renderer(spec, bridgeAddress.clone(), System.nanoTime());
         this.state = initial;
     }
 
@@ -81,7 +80,7 @@ public final class QBridgeAgent {
     /** The view of the committed state, rebuilt lazily after each change. */
     synchronized MibView view() {
         if (view == null) {
-            view = MibView.of(spec, state, bridgeAddress, bootNanos);
+            view = renderer.render(state);
         }
         return view;
     }
