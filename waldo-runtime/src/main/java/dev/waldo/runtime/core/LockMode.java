@@ -23,8 +23,8 @@ package dev.waldo.runtime.core;
  * so shared appends install in the order of their commits' stamps ({@link AppendOrder}),
  * not in the order their commits arrive (which may differ between the hosts: waldo-check's
  * list-append run found such a G0 cycle under delayed links when appends shared without it).
- * That keeps the lists serializable, with real time only between transactions that share a list
- * (see {@link AppendOrder}), so a host takes APPEND only if it shares appends
+ * With stamps that follow real time and a commit wait, that keeps the lists strictly serializable
+ * (see {@link AppendOrder}). A host takes APPEND only if it shares appends
  * ({@code Host.useSharedAppends}, off by default), and WRITE for an append otherwise.
  */
 public enum LockMode {
