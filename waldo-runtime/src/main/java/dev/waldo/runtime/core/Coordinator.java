@@ -244,7 +244,10 @@ final class Coordinator {
         root.phase = RootRecord.Phase.VOTING;
         record.state = State.PREPARING;
         record.coordinator = state.host;
-        record.peers = root.participants; // whom a restarted run of this host would ask
+        // Whom a restarted run of this host would ask. Parts that already voted read-only in the
+        // last call's reply take no part in the decision: with no one else, the attempt commits
+        // here alone, and its own part logs nothing, as a root that called no one.
+        record.peers = deciding(root);
         root.awaiting.addAll(root.participants);
         root.awaiting.removeAll(root.earlyVoted); // voted yes in the reply to the last call
         root.awaiting.add(state.host);

@@ -106,6 +106,29 @@ class ReadOnlyVoteTest {
     }
 
     /**
+     * When the only other part voted read-only in the reply to the last call, the attempt is the
+     * root's host's alone: nothing is logged on either host, no Prepare and no commit travel.
+     */
+    @Test
+    void aReadOnlyVoteInTheLastReplyLeavesNothingToLog() {
+        String trace = new ScriptedCore("a", "b").run("""
+                begin a T
+                lock a T z
+                last a T b
+                deliver a b
+                serve b T x read
+                readonly b T
+                deliver b a
+                done a T
+                vote a T yes
+                log a
+                log b
+                """);
+        assertThat(trace).contains("b -> a: Reply T").contains("a: root T COMMITTED");
+        assertThat(trace).doesNotContain("logged").doesNotContain("Prepare T").doesNotContain("Commit T");
+    }
+
+    /**
      * T read x on b; b restarts and forgets it. a's transport reports the restart: T lost its part
      * on b and is wounded, so its root runs again instead of calling b's new run, which would take
      * a later call as T's first and commit without the read (the simulation found it, seed 173).
