@@ -446,7 +446,7 @@ final class Coordinator {
         TxnRecord own = state.txns.get(root.attempt);
         // Logged also when every other host voted read-only but this host logged its own part's vote:
         // a restart would otherwise find that vote alone and presume abort for what it installed.
-        if ((!deciding.isEmpty() || own != null && own.logged) && !readOnly(root)) {
+        if ((!deciding.isEmpty() || own.logged) && !readOnly(root)) {
             // Persist before you send: a restart must re-send this decision, and must not presume abort.
             state.persist(new StorageRecord.Committed(root.attempt, deciding, root.committedAt));
             Set<Integer> unacknowledged = new TreeSet<>(deciding);

@@ -54,32 +54,27 @@ final class CoreState {
     final Map<TxnId, TxnRecord> txns = new HashMap<>();
     final Set<Integer> down = new HashSet<>();
     /** Attempts that ended here: true if committed. Late messages about them are answered from here. */
-    final Map<TxnId, Boolean> ended = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<TxnId, Boolean> eldest) {
-            return size() > TOMBSTONES;
-        }
-    };
+    final Map<TxnId, Boolean> ended = tombstones();
     /**
      * Attempts that voted {@link Message.Verdict#READ_ONLY} here and were forgotten: a late call
      * of one is refused, and a Prepare sent again gets the same vote.
      */
-    final Set<TxnId> votedReadOnly = Collections.newSetFromMap(new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<TxnId, Boolean> eldest) {
-            return size() > TOMBSTONES;
-        }
-    });
+    final Set<TxnId> votedReadOnly = Collections.newSetFromMap(tombstones());
     /** The stamps of commits known here ({@link Message.Commit#stamp()}), for answers to queries. */
-    private final Map<TxnId, Long> commitStamps = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<TxnId, Long> eldest) {
-            return size() > TOMBSTONES;
-        }
-    };
+    private final Map<TxnId, Long> commitStamps = tombstones();
     private List<StorageRecord> persist = new ArrayList<>();
     private List<Envelope> messages = new ArrayList<>();
     private List<Decision> decisions = new ArrayList<>();
+
+    /** A map of what this host remembers of attempts it forgot, keeping the newest {@link #TOMBSTONES}. */
+    private static <V> Map<TxnId, V> tombstones() {
+        return new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<TxnId, V> eldest) {
+                return size() > TOMBSTONES;
+            }
+        };
+    }
 
     CoreState(int host, int resendTicks, long serialBase) {
         this.host = host;

@@ -229,23 +229,17 @@ final class Participant {
      */
     boolean voteReadOnly(TxnId txn) {
         TxnRecord record = state.txns.get(txn);
-        if (record == null || record.state != State.PREPARING || !mayVoteReadOnly(record)) {
-            vote(txn, Verdict.YES, null, false, HostCore.NO_PAYLOAD);
-            return false;
-        }
-        record.state = State.PREPARED;
-        record.localVote = Verdict.READ_ONLY;
-        if (record.backoutAfterVote) {
-            releaseHeldReply(record);
-            backoutLocal(record);
-            return true;
-        }
-        deliverVote(record);
-        state.txns.remove(txn);
-        state.votedReadOnly.add(txn);
+        boolean readOnly = record != null && record.state == State.PREPARING && mayVoteReadOnly(record);
+        vote(txn, readOnly ? Verdict.READ_ONLY : Verdict.YES, null, false, HostCore.NO_PAYLOAD);
+        return readOnly;
+    }
+
+    /** After its READ_ONLY vote left: the attempt ends here, with nothing to install or log. */
+    private void forgetReadOnly(TxnRecord record) {
+        state.txns.remove(record.id);
+        state.votedReadOnly.add(record.id);
         locking.releaseLocks(record);
-        state.decide(new Decision.Discard(txn, false)); // nothing to install: the host layer drops what it read
-        return true;
+        state.decide(new Decision.Discard(record.id, false)); // nothing to install: the host layer drops what it read
     }
 
     /**
@@ -268,9 +262,10 @@ final class Participant {
     }
 
     /**
-     * Votes on a preparing attempt: YES, REFUSED (a binding said no: not retried) or WOUNDED (a
-     * check that ended after the prepare began refused it, such as a read-only attempt's snapshot
-     * validation waiting for writers' coordinators: its root retries it).
+     * Votes on a preparing attempt: YES, READ_ONLY ({@link #voteReadOnly}), REFUSED (a binding
+     * said no: not retried) or WOUNDED (a check that ended after the prepare began refused it,
+     * such as a read-only attempt's snapshot validation waiting for writers' coordinators: its
+     * root retries it).
      */
     void vote(TxnId txn, Verdict verdict, String reason, boolean finishLater, byte[] payload) {
         TxnRecord record = state.txns.get(txn);
@@ -289,6 +284,11 @@ final class Participant {
         if (record.backoutAfterVote) {
             releaseHeldReply(record);
             backoutLocal(record);
+            return;
+        }
+        if (verdict == Verdict.READ_ONLY) {
+            deliverVote(record);
+            forgetReadOnly(record);
             return;
         }
         if (yes && AppendOrder.appends(record)) {
