@@ -10,6 +10,7 @@ import dev.waldo.runtime.InMemoryNetwork;
 import io.netty.channel.EventLoopGroup;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,11 @@ import org.HdrHistogram.Histogram;
  *
  * <p>System properties: {@code bench.latencyTx} (30000), {@code bench.runs} (10),
  * {@code bench.threads} (16), {@code bench.throughputTx} (20000), {@code bench.warmupTx} (10000).
+ *
+ * <p>Every operation is warmed up before its first measured run, serially and then under the
+ * throughput runs' concurrency until the JIT is quiet and the rate settles ({@link #warmUp}): the
+ * first setting measured otherwise pays the JIT's compilations in its latency and CPU figures (measured
+ * first, TLS off once cost 312 µs of CPU per transaction, and 80 µs measured again after TLS on).
  */
 public final class Bench {
     private static final int LATENCY_TX = Integer.getInteger("bench.latencyTx", 30_000);
@@ -39,6 +45,12 @@ public final class Bench {
     private static final int THREADS = Integer.getInteger("bench.threads", 16);
     private static final int THROUGHPUT_TX = Integer.getInteger("bench.throughputTx", 20_000);
     private static final int WARMUP_TX = Integer.getInteger("bench.warmupTx", 10_000);
+    /** The most concurrent warm-up rounds an operation gets, warm or not. */
+    private static final int MAX_WARMUP_ROUNDS = 20;
+    /** Warm-up goes on while the JIT compiles for more than this fraction of a round's time. */
+    private static final double JIT_QUIET = 0.02;
+    /** Warm-up ends when a round's rate is within this fraction of the round before. */
+    private static final double SETTLED = 0.10;
     /** Messages in one two-step transaction: call, reply, prepare, vote, commit, ack. */
     private static final int MESSAGES_PER_TX = 4; // call+prepare, reply+vote, commit, ack
 
@@ -64,15 +76,18 @@ public final class Bench {
      * @param bytesPerTx bytes on the wire per transaction in the serial latency runs
      * @param loadedBytesPerTx the same during the throughput runs, where concurrent transactions share flushes
      * @param cpuPerTxUs CPU time of both processes per transaction during the throughput runs, microseconds
+     * @param floorCpuPerRoundTripUs the same per round trip during the floor's throughput runs
      */
     record Results(String name, List<Latency> waldo, List<Latency> floor, Latency waldoAll, Latency floorAll,
                    List<Double> waldoRate, List<Double> floorRate, double bytesPerTx, double loadedBytesPerTx,
-                   double cpuPerTxUs, int floorPayload) {
+                   double cpuPerTxUs, double floorCpuPerRoundTripUs, int floorPayload) {
     }
 
-    /** CPU time used so far by this process and the benchmark server, in nanoseconds. */
+    /** CPU time used so far by this process and the benchmark server (if any), in nanoseconds. */
     private static long cpuNanos(Process server) {
-        return ownCpuNanos() + server.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        long serverNanos = server == null ? 0
+                : server.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        return ownCpuNanos() + serverNanos;
     }
 
     /** CPU time used so far by this process, in nanoseconds. */
@@ -131,24 +146,26 @@ public final class Bench {
     }
 
     /**
-     * The same workload between two hosts of one JVM on the runtime's
-     * InMemoryNetwork: what the runtime costs without any network, to tell
-     * transport costs from host-layer costs.
+     * The same workload between two hosts of one JVM on the runtime's InMemoryNetwork: what the
+     * runtime costs without any network, to tell transport costs from host-layer costs. Its floor
+     * is {@link MailboxPingPong}: the network's three hand-offs for one transaction (the call into
+     * the partner's mailbox, the reply into the caller host's, the blocked caller woken) with no
+     * Waldo work, alternating with Waldo's runs like the network floors.
      */
     private static Results measureInMemory() throws InterruptedException {
-        try (InMemoryNetwork network = new InMemoryNetwork()) {
+        try (InMemoryNetwork network = new InMemoryNetwork(); MailboxPingPong mailboxes = new MailboxPingPong()) {
             Host a = Host.inMemory(network, "a");
             Host b = Host.inMemory(network, "b");
             PeerEndpoint endpoint = a.connect(PeerEndpoint::create, b, PeerEndpoint::create).local();
             Operation transaction = endpoint::ping;
-            serial(transaction, WARMUP_TX);
-            Histogram all = new Histogram(3);
-            List<Latency> runs = latencyRuns("in-memory", transaction, all);
-            long cpuBefore = ownCpuNanos();
-            List<Double> rates = throughputRuns("in-memory", transaction);
-            double cpuPerTxUs = (ownCpuNanos() - cpuBefore) / 1e3 / ((double) THROUGHPUT_TX * RUNS);
-            return new Results("in-memory", runs, runs, Latency.of(all), Latency.of(all), rates, rates, 0, 0,
-                    cpuPerTxUs, 0);
+            Operation roundTrip = mailboxes::ping;
+            warmUp("in-memory", transaction);
+            warmUp("in-memory floor", roundTrip);
+            LatencyRuns latency = latencyRuns("in-memory", transaction, roundTrip, null);
+            RateRuns rates = throughputRuns("in-memory", transaction, roundTrip, null, null);
+            return new Results("in-memory", latency.waldo(), latency.floor(), Latency.of(latency.waldoAll()),
+                    Latency.of(latency.floorAll()), rates.waldo(), rates.floor(), 0, 0, rates.cpuPerTxUs(),
+                    rates.floorCpuPerRoundTripUs(), 0);
         }
     }
 
@@ -161,7 +178,6 @@ public final class Bench {
             PeerEndpoint endpoint = host.connect(new InetSocketAddress("127.0.0.1", waldoPort), PeerEndpoint::create);
             Operation transaction = endpoint::ping;
             TrafficCounter traffic = host.transport().traffic();
-            log(name + ": warming up");
             long warmupBytes = bytes(traffic);
             serial(transaction, WARMUP_TX);
             int payload = floorPayload > 0 ? floorPayload
@@ -170,21 +186,22 @@ public final class Bench {
             try (PingPongClient floor = new PingPongClient(group, Sockets.socket(),
                     tls ? Sockets.clientTls() : null, echoPort, payload)) {
                 Operation roundTrip = floor::ping;
-                serial(roundTrip, WARMUP_TX);
+                warmUp(name, transaction);
+                warmUp(name + " floor", roundTrip);
                 LatencyRuns latency = latencyRuns(name, transaction, roundTrip, traffic);
                 RateRuns rates = throughputRuns(name, transaction, roundTrip, traffic, server);
                 return new Results(name, latency.waldo(), latency.floor(), Latency.of(latency.waldoAll()),
                         Latency.of(latency.floorAll()), rates.waldo(), rates.floor(), latency.bytesPerTx(),
-                        rates.bytesPerTx(), rates.cpuPerTxUs(), payload);
+                        rates.bytesPerTx(), rates.cpuPerTxUs(), rates.floorCpuPerRoundTripUs(), payload);
             } finally {
                 group.shutdownGracefully();
             }
         }
     }
 
-    /** Bytes read plus written so far. */
+    /** Bytes read plus written so far; 0 without a network. */
     private static long bytes(TrafficCounter traffic) {
-        return traffic.bytesRead() + traffic.bytesWritten();
+        return traffic == null ? 0 : traffic.bytesRead() + traffic.bytesWritten();
     }
 
     /** Latency runs of Waldo and of the floor, and Waldo's bytes on the wire per transaction during its runs. */
@@ -192,8 +209,9 @@ public final class Bench {
                                double bytesPerTx) {
     }
 
-    /** Throughput runs of Waldo and of the floor, and Waldo's bytes and CPU per transaction during its runs. */
-    private record RateRuns(List<Double> waldo, List<Double> floor, double bytesPerTx, double cpuPerTxUs) {
+    /** Throughput runs of Waldo and of the floor, Waldo's bytes and CPU per transaction, the floor's CPU per round trip. */
+    private record RateRuns(List<Double> waldo, List<Double> floor, double bytesPerTx, double cpuPerTxUs,
+                            double floorCpuPerRoundTripUs) {
     }
 
     /**
@@ -225,33 +243,53 @@ public final class Bench {
         List<Double> floor = new ArrayList<>();
         long waldoBytes = 0;
         long waldoCpuNanos = 0;
+        long floorCpuNanos = 0;
         for (int run = 1; run <= RUNS; run++) {
             long bytesBefore = bytes(traffic);
             long cpuBefore = cpuNanos(server);
             waldo.add(throughputRun(transaction));
-            waldoCpuNanos += cpuNanos(server) - cpuBefore;
+            long cpuBetween = cpuNanos(server);
+            waldoCpuNanos += cpuBetween - cpuBefore;
             waldoBytes += bytes(traffic) - bytesBefore;
             floor.add(throughputRun(roundTrip));
+            floorCpuNanos += cpuNanos(server) - cpuBetween;
             log(String.format(Locale.ROOT, "%s throughput run %d: %.0f tx/s, floor %.0f round trips/s", name, run,
                     waldo.getLast(), floor.getLast()));
         }
-        double transactions = (double) THROUGHPUT_TX * RUNS;
-        return new RateRuns(waldo, floor, waldoBytes / transactions, waldoCpuNanos / 1e3 / transactions);
+        double operations = (double) THROUGHPUT_TX * RUNS;
+        return new RateRuns(waldo, floor, waldoBytes / operations, waldoCpuNanos / 1e3 / operations,
+                floorCpuNanos / 1e3 / operations);
+    }
+
+    /**
+     * Runs {@code operation} {@link #WARMUP_TX} times serially, then in throughput rounds until the
+     * JIT is quiet (it compiled for at most {@link #JIT_QUIET} of a round's time) and the rate has
+     * settled (within {@link #SETTLED} of the round before), at most {@link #MAX_WARMUP_ROUNDS}
+     * rounds: the first setting measured would otherwise pay for compiling the code every setting shares.
+     */
+    private static void warmUp(String name, Operation operation) throws InterruptedException {
+        serial(operation, WARMUP_TX);
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        double last = 0;
+        for (int round = 1; round <= MAX_WARMUP_ROUNDS; round++) {
+            long compilingBefore = jit.getTotalCompilationTime();
+            long start = System.nanoTime();
+            double rate = throughputRun(operation);
+            double compiling = (jit.getTotalCompilationTime() - compilingBefore) * 1e6 / (System.nanoTime() - start);
+            boolean settled = compiling <= JIT_QUIET && Math.abs(rate - last) <= SETTLED * last;
+            last = rate;
+            if (settled) {
+                log(String.format(Locale.ROOT, "%s: warm after %d rounds (%.0f/s)", name, round, rate));
+                return;
+            }
+        }
+        log(String.format(Locale.ROOT, "%s: still not warm after %d rounds (%.0f/s)", name, MAX_WARMUP_ROUNDS, last));
     }
 
     private static void serial(Operation operation, int count) {
         for (int i = 0; i < count; i++) {
             operation.run();
         }
-    }
-
-    private static List<Latency> latencyRuns(String name, Operation operation, Histogram all) {
-        List<Latency> runs = new ArrayList<>();
-        for (int run = 1; run <= RUNS; run++) {
-            runs.add(latencyRun(operation, all));
-            log(String.format(Locale.ROOT, "%s latency run %d: p50 %.1f us", name, run, runs.getLast().p50()));
-        }
-        return runs;
     }
 
     /** One latency run of {@code operation}, added to {@code all} too. */
@@ -264,15 +302,6 @@ public final class Bench {
         }
         all.add(histogram);
         return Latency.of(histogram);
-    }
-
-    private static List<Double> throughputRuns(String name, Operation operation) throws InterruptedException {
-        List<Double> rates = new ArrayList<>();
-        for (int run = 1; run <= RUNS; run++) {
-            rates.add(throughputRun(operation));
-            log(String.format(Locale.ROOT, "%s throughput run %d: %.0f tx/s", name, run, rates.getLast()));
-        }
-        return rates;
     }
 
     /** {@code THROUGHPUT_TX} operations on {@code THREADS} threads; returns operations per second. */
