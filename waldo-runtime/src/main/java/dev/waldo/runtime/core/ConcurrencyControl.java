@@ -55,6 +55,9 @@ interface ConcurrencyControl {
     /** Time passed. */
     void tick();
 
+    /** Whether {@link #tick} could do anything now (false lets an idle host skip its ticks). */
+    boolean needsTicks();
+
     /** The attempt's priority rose (it became a primary): it may now outrank what blocks it. */
     void priorityRaised(TxnRecord record);
 

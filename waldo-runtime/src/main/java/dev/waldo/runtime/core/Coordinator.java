@@ -747,6 +747,11 @@ final class Coordinator {
      * answered for a while, and decisions owed to participants that were
      * unreachable.
      */
+    /** Whether {@link #tick} has anything to look at: a root (in any phase) or an owed decision. */
+    boolean needsTicks() {
+        return !roots.isEmpty() || !undelivered.isEmpty();
+    }
+
     void tick() {
         releaseWaitingCommits();
         for (RootRecord root : roots.values()) {

@@ -262,6 +262,11 @@ final class LockTable {
      * (transaction, lock) pairs: they may now wound the holders they outrank.
      * Such a phase admits no one else ahead of its waiters.
      */
+    /** Whether a phase overtook a waiter somewhere: the only case {@link #agePhases} has work. */
+    boolean hasPhases() {
+        return !phased.isEmpty();
+    }
+
     List<Map.Entry<TxnRecord, LockId>> agePhases() {
         List<Map.Entry<TxnRecord, LockId>> overdue = new ArrayList<>();
         for (VarLocks locks : phased) {

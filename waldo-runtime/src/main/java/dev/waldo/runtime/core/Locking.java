@@ -106,6 +106,11 @@ final class Locking {
         snapshots.tick();
     }
 
+    /** Whether {@link #tick} has anything to do: a lock phase to age or a snapshot check to repeat. */
+    boolean needsTicks() {
+        return control.needsTicks() || snapshots.needsTicks();
+    }
+
     /** Takes {@code lock} for an attempt restored from storage, before any attempt of this run runs. */
     void retake(TxnRecord record, LockId lock) {
         control.retake(record, lock);

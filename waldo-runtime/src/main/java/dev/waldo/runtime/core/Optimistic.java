@@ -289,6 +289,11 @@ final class Optimistic implements ConcurrencyControl {
         // No phases, no waiters.
     }
 
+    @Override
+    public boolean needsTicks() {
+        return false;
+    }
+
     /** A waiting body that now outranks a running pessimistic holder wounds it (wound-wait). */
     @Override
     public void priorityRaised(TxnRecord record) {

@@ -855,6 +855,16 @@ final class Participant {
      * register to settle them as backed out: if the coordinator had it settle a commit first,
      * the register answers committed, so no attempt waits on a lost coordinator for longer.
      */
+    /** Whether {@link #tick} has anything to do: an attempt in doubt here. */
+    boolean needsTicks() {
+        for (TxnRecord record : state.txns.values()) {
+            if (record.inDoubt) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void tick() {
         for (TxnRecord record : state.txns.values()) {
             if (record.inDoubt && ++record.ticksSinceQuery >= state.resendTicks) {

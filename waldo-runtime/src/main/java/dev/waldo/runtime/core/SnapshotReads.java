@@ -318,6 +318,16 @@ final class SnapshotReads {
         }
     }
 
+    /** Whether {@link #tick} has anything to do: a check still waiting for an answer. */
+    boolean needsTicks() {
+        for (Check check : checks.values()) {
+            if (!check.unanswered.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Time passed: queries not answered for a while go again (a message may be lost). */
     void tick() {
         for (Check check : checks.values()) {

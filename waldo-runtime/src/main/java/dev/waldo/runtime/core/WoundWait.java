@@ -58,6 +58,11 @@ final class WoundWait implements ConcurrencyControl {
         // The locks keep readers out until release: nothing to remember.
     }
 
+    @Override
+    public boolean needsTicks() {
+        return locks.hasPhases();
+    }
+
     /** Time passed: waiters that a phase of commuting holders overtook long enough wound those they outrank. */
     @Override
     public void tick() {

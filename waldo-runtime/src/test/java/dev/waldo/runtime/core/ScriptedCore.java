@@ -41,6 +41,7 @@ import java.util.Set;
  *                       variables locked, and the clock starts where it was at the host's last install
  * log c                 the records host c has made durable so far
  * owed a                how many decisions host a still owes to hosts it can reach
+ * timed a               whether host a's core has anything a tick could do (HostCore.needsTicks)
  * locks b               host b's lock table, attempts by name
  * writers b x           the attempts a committed() read of x on b waits for (voted yes, undecided there)
  * recover c T1 b ...    restarted host c takes up T1, journaled as voted yes, asking peers b ...
@@ -203,6 +204,7 @@ final class ScriptedCore {
             }
             case "locks" -> core.describeLocks().lines().forEach(line -> note(named(line)));
             case "owed" -> note("decisions owed by " + host + ": " + core.decisionsOwed());
+            case "timed" -> note(host + (core.needsTicks() ? " needs ticks" : " needs no ticks"));
             case "settle" -> settle(host);
             case "restart" -> restart(host);
             case "crash" -> crash(host, words.length > 2 && words[2].equals("durable"));
