@@ -108,12 +108,10 @@ public final class SimulatedSwitch implements AutoCloseable {
         dispatcher.addMessageProcessingModel(new MPv3(usm));
         transport = bindUdp();
         snmp = new Snmp(dispatcher, transport);
-        processor = new FaultyCommandProcessor(engineId, faults, config.profile().pacer(config.name()),
-                () -> onExitFault.accept(this));
         LabAccessControl access = new LabAccessControl(config.readCommunity(), config.writeCommunity(), engineId,
                 config.users().stream().map(UsmUserSpec::name).collect(Collectors.toSet()));
-        processor.setVacm(access);
-        processor.setCoexistenceProvider(access);
+        processor = new FaultyCommandProcessor(engineId, agent, access, faults, config.profile().pacer(config.name()),
+                () -> onExitFault.accept(this));
         processor.addMOServer(moServer());
         snmp.addCommandResponder(processor);
         snmp.listen();

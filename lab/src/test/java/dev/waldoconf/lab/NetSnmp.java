@@ -42,9 +42,9 @@ final class NetSnmp {
      * WALDO_EXPECT_SNMP=1 says they should be.
      */
     static void requireTools() {
-        boolean present = List.of("snmpget", "snmpset", "snmpwalk").stream()
+        boolean present = List.of("snmpget", "snmpset", "snmpwalk", "snmpbulkwalk").stream()
                 .allMatch(tool -> Executables.find(tool).isPresent());
-        Prerequisite.require(present, "net-snmp tools (snmpget/snmpset/snmpwalk) are not all on PATH", "WALDO_EXPECT_SNMP",
+        Prerequisite.require(present, "net-snmp tools (snmpget/snmpset/snmpwalk/snmpbulkwalk) are not all on PATH", "WALDO_EXPECT_SNMP",
                 "install them with 'apt-get install snmp'", System.getenv());
     }
 
@@ -65,6 +65,11 @@ final class NetSnmp {
 
     Result walk(String oid) throws IOException {
         return run("snmpwalk", oid);
+    }
+
+    /** A walk with GETBULKs of {@code repetitions} max-repetitions each. */
+    Result bulkWalk(String oid, int repetitions) throws IOException {
+        return run("snmpbulkwalk", "-Cr" + repetitions, oid);
     }
 
     /** {@code snmpset} with triples of OID, net-snmp type letter and value. */

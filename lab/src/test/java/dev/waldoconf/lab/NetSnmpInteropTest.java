@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waldoconf.lab.model.PortSet;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,6 +111,30 @@ class NetSnmpInteropTest {
         assertThat(sw.state()).isEqualTo(before);
         assertThat(snmp.get(STATIC + ".5.30", "1.3.6.1.2.1.1.5.0").output())
                 .contains("No Such Instance", "STRING: \"interop\"");
+    }
+
+    /** snmpbulkwalk (the lab's own GETBULK answer) sees what snmpwalk (GETNEXT, SNMP4J-Agent's) sees. */
+    @ParameterizedTest
+    @ValueSource(strings = {"v2c", "v3"})
+    void aBulkWalkSeesWhatAWalkSees(String version) throws IOException {
+        NetSnmp snmp = session(version);
+        for (int vlan = 10; vlan <= 14; vlan++) {
+            assertThat(snmp.set(STATIC + ".5." + vlan, "i", "4", STATIC + ".1." + vlan, "s", "v" + vlan,
+                    STATIC + ".2." + vlan, "x", hex(1, vlan)).exitCode()).isZero();
+        }
+        List<String> walked = withoutUpTime(snmp.walk("1.3.6.1.2.1"));
+        assertThat(walked).hasSizeGreaterThan(250).contains("." + STATIC + ".1.14 = STRING: \"v14\"");
+        for (int repetitions : new int[] {1, 7, 60}) {
+            assertThat(withoutUpTime(snmp.bulkWalk("1.3.6.1.2.1", repetitions))).as("-Cr%d", repetitions)
+                    .isEqualTo(walked);
+        }
+    }
+
+    /** The lines a walk printed, sysUpTime's value (which moves between two walks) left out. */
+    private static List<String> withoutUpTime(NetSnmp.Result result) {
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        return result.output().lines().map(line -> line.startsWith(".1.3.6.1.2.1.1.3.0 = ")
+                ? ".1.3.6.1.2.1.1.3.0" : line).toList();
     }
 
     @Test

@@ -6,7 +6,10 @@ import dev.waldoconf.lab.control.SetGauge;
 import java.util.concurrent.atomic.AtomicLong;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.PDU;
+import org.snmp4j.PDUv1;
 import org.snmp4j.agent.CommandProcessor;
+import org.snmp4j.agent.mo.snmp.CoexistenceInfo;
+import org.snmp4j.agent.security.VACM;
 import org.snmp4j.smi.Address;
 import org.snmp4j.smi.OctetString;
 
@@ -14,10 +17,17 @@ import org.snmp4j.smi.OctetString;
  * SNMP4J-Agent's command processor with the switch's device profile and the response-side
  * faults. The profile paces every PDU before it is processed (drops it, or holds it for its
  * processing time; see {@link DeviceProfile}); the faults delay or drop responses and make the
- * switch exit after a number of SETs. Request processing itself is unchanged, so a SET whose
- * response a fault drops is still applied, as on a real switch whose reply is lost.
+ * switch exit after a number of SETs. A SET whose response a fault drops is still applied, as on
+ * a real switch whose reply is lost.
+ *
+ * <p>GET, GETNEXT and SET go through SNMP4J-Agent's processing. A GETBULK that may read the whole
+ * view is answered from the switch's {@link MibView} by {@link BulkAnswer}, which gives the same
+ * response without SNMP4J-Agent's cost per binding that grows with the response; any other
+ * GETBULK (no access, an unknown context) gets SNMP4J-Agent's own answer.
  */
 public final class FaultyCommandProcessor extends CommandProcessor {
+    private final QBridgeAgent agent;
+    private final LabAccessControl access;
     private final Faults faults;
     private final Runnable exitAction;
     private final DeviceProfile.Pacer pacer;
@@ -28,13 +38,19 @@ public final class FaultyCommandProcessor extends CommandProcessor {
     private final ThreadLocal<SetGauge> countingSet = new ThreadLocal<>();
 
     /**
-     * A processor for one switch.
+     * A processor for one switch, with {@code access} as its VACM and coexistence provider.
      *
+     * @param agent the switch, whose view GETBULKs read
      * @param pacer the switch's device profile, paced for this switch
      * @param exitAction what "exit" means here: halt the process, or stop an embedded switch
      */
-    public FaultyCommandProcessor(byte[] engineId, Faults faults, DeviceProfile.Pacer pacer, Runnable exitAction) {
+    public FaultyCommandProcessor(byte[] engineId, QBridgeAgent agent, LabAccessControl access, Faults faults,
+                                  DeviceProfile.Pacer pacer, Runnable exitAction) {
         super(new OctetString(engineId));
+        this.agent = agent;
+        this.access = access;
+        setVacm(access);
+        setCoexistenceProvider(access);
         this.faults = faults;
         this.pacer = pacer;
         this.exitAction = exitAction;
@@ -82,6 +98,21 @@ public final class FaultyCommandProcessor extends CommandProcessor {
             super.processPdu(event);
         } finally {
             setEnded();  // in case no answer was sent for it
+        }
+    }
+
+    /** Answers a GETBULK that may read the whole view itself; the rest as SNMP4J-Agent does. */
+    @Override
+    protected <A extends Address> void dispatchCommand(CommandResponderEvent<A> event, CoexistenceInfo cinfo) {
+        PDU request = event.getPDU();
+        if (request.getType() != PDU.GETBULK || request instanceof PDUv1 || cinfo == null
+                || !access.readsEverything(getViewName(event, cinfo, VACM.VIEW_READ))) {
+            super.dispatchCommand(event, cinfo);
+            return;
+        }
+        PDU response = BulkAnswer.answer(request, agent.view(), event.getMaxSizeResponsePDU());
+        if (response != null) {
+            sendResponse(event, response);
         }
     }
 

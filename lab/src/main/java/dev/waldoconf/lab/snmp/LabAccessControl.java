@@ -57,6 +57,11 @@ public final class LabAccessControl implements VACM, CoexistenceInfoProvider {
         return mayRead ? (allowed ? VIEW_ALL : VIEW_NONE) : null;
     }
 
+    /** Whether {@code viewName}, as {@link #getViewName} names views, lets every object be read. */
+    public boolean readsEverything(OctetString viewName) {
+        return VIEW_ALL.equals(viewName);
+    }
+
     @Override
     public int isAccessAllowed(OctetString viewName, OID oid) {
         return VIEW_ALL.equals(viewName) ? VACM_OK : VACM_NOT_IN_VIEW;
