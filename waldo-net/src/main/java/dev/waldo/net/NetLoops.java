@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * the host's own event thread would cost a thread hand-off each (20,000 a second for 1,000 idle
  * hosts, more than half a core of a 2-core machine in the site agent's lab), and under load the
  * ticks would queue up behind the work that matters. A batch still running when the next is due
- * makes that one skip: ticks only say that time passed, so a late one loses nothing.
+ * makes that one skip: ticks only say that time passed, so a late one loses nothing. A host whose
+ * core has nothing timed leaves the batch until something reaches its core
+ * ({@code Transport.wantTicks}), so an idle agent's batch visits none of its hosts.
  *
  * <p>Closing a host leaves the threads running for the others; close the loops after the node and
  * every host on them.

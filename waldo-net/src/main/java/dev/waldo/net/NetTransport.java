@@ -313,6 +313,28 @@ public final class NetTransport implements Transport {
         }
     }
 
+    /**
+     * On shared threads, a host whose core has nothing timed leaves the loops' batch of ticks, and
+     * joins it again when something reaches its core: an idle site agent's batch then visits only
+     * the hosts with something to re-send or ask. A host on threads of its own keeps its timer
+     * (its host skips the quiet ticks itself).
+     */
+    @Override
+    public void wantTicks(boolean wanted) {
+        Runnable mine = tick;
+        if (mine == null) {
+            return;
+        }
+        if (wanted && !closed) {
+            node.loops().tickEvery(mine);
+            if (closed) {
+                node.loops().stopTicking(mine); // close() ran meanwhile: it may have missed this
+            }
+        } else {
+            node.loops().stopTicking(mine);
+        }
+    }
+
     /** Closes every link of this host and leaves its node (closing the node if it is the host's own). */
     @Override
     public void close() {

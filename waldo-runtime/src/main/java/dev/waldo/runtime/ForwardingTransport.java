@@ -52,6 +52,11 @@ public abstract class ForwardingTransport implements Transport {
     }
 
     @Override
+    public void wantTicks(boolean wanted) {
+        inner.wantTicks(wanted);
+    }
+
+    @Override
     public void close() {
         inner.close();
     }

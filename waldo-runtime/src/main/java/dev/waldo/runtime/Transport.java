@@ -46,6 +46,15 @@ public interface Transport extends AutoCloseable {
     /** Sends a message; a message on a link that is down is dropped. */
     void send(Envelope envelope);
 
+    /**
+     * Whether the host needs {@link Receiver#onTick} now. A host whose core has nothing timed
+     * says false after a tick, and true again as soon as anything reaches its core (on a thread
+     * that holds its lock, so calls about one host never overlap). A transport that ticks many
+     * hosts from one timer may leave the quiet ones out; ticking them anyway is harmless.
+     */
+    default void wantTicks(boolean wanted) {
+    }
+
     /** Leaves the network: every other host sees this link go down. */
     @Override
     void close();
