@@ -742,16 +742,16 @@ final class Coordinator {
         }
     }
 
-    /**
-     * Re-sends Prepare, Commit and Backout to participants that have not
-     * answered for a while, and decisions owed to participants that were
-     * unreachable.
-     */
     /** Whether {@link #tick} has anything to look at: a root (in any phase) or an owed decision. */
     boolean needsTicks() {
         return !roots.isEmpty() || !undelivered.isEmpty();
     }
 
+    /**
+     * Re-sends Prepare, Commit and Backout to participants that have not
+     * answered for a while, and decisions owed to participants that were
+     * unreachable.
+     */
     void tick() {
         releaseWaitingCommits();
         for (RootRecord root : roots.values()) {

@@ -256,17 +256,17 @@ final class LockTable {
         return granted;
     }
 
+    /** Whether a phase overtook a waiter somewhere: the only case {@link #agePhases} has work. */
+    boolean hasPhases() {
+        return !phased.isEmpty();
+    }
+
     /**
      * Time passed: every phase that overtook a waiter grows a tick older.
      * Returns the waiters of phases that reached {@link #PHASE_TICKS}, as
      * (transaction, lock) pairs: they may now wound the holders they outrank.
      * Such a phase admits no one else ahead of its waiters.
      */
-    /** Whether a phase overtook a waiter somewhere: the only case {@link #agePhases} has work. */
-    boolean hasPhases() {
-        return !phased.isEmpty();
-    }
-
     List<Map.Entry<TxnRecord, LockId>> agePhases() {
         List<Map.Entry<TxnRecord, LockId>> overdue = new ArrayList<>();
         for (VarLocks locks : phased) {

@@ -850,11 +850,6 @@ final class Participant {
         }
     }
 
-    /**
-     * Attempts in doubt ask again every few ticks. With replicated decisions they also ask the
-     * register to settle them as backed out: if the coordinator had it settle a commit first,
-     * the register answers committed, so no attempt waits on a lost coordinator for longer.
-     */
     /** Whether {@link #tick} has anything to do: an attempt in doubt here. */
     boolean needsTicks() {
         for (TxnRecord record : state.txns.values()) {
@@ -865,6 +860,11 @@ final class Participant {
         return false;
     }
 
+    /**
+     * Attempts in doubt ask again every few ticks. With replicated decisions they also ask the
+     * register to settle them as backed out: if the coordinator had it settle a commit first,
+     * the register answers committed, so no attempt waits on a lost coordinator for longer.
+     */
     void tick() {
         for (TxnRecord record : state.txns.values()) {
             if (record.inDoubt && ++record.ticksSinceQuery >= state.resendTicks) {
