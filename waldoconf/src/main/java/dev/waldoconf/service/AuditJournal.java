@@ -27,6 +27,8 @@ public final class AuditJournal {
     private static final int FIELDS = 6;
 
     private final Path file;
+    /** Whether the directory is known to exist: checking it on every append cost a site agent a system call per switch and change. */
+    private boolean directoryMade;
 
     /** The journal in {@code directory} (created on the first entry). */
     public AuditJournal(Path directory) {
@@ -63,7 +65,10 @@ public final class AuditJournal {
     /** Appends {@code entry} and forces it to disk, so the record survives a crash right after the change. */
     public synchronized void append(Entry entry) {
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
+            if (!directoryMade) {
+                Files.createDirectories(file.toAbsolutePath().getParent());
+                directoryMade = true;
+            }
             Files.writeString(file, entry.line(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND, StandardOpenOption.SYNC);
         } catch (IOException e) {

@@ -1,7 +1,6 @@
 package dev.waldoconf.service;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,10 +20,12 @@ import java.util.function.BinaryOperator;
  * this journal keeps only what the device needs. Every kind of device service keeps it (the VLAN
  * table, scalar objects), writing its states through a {@link StateFormat}.
  *
- * <p>Every change rewrites the whole file through {@link DurableFile#replace} (a sibling written,
- * synced, renamed over the file), so a crash leaves the old journal or the new one. The file is
- * plain text, one fact a line, so an operator can read it:
+ * <p>Every change writes the whole journal as the new version of a {@link SnapshotLog} (appended
+ * as a checked frame and synced; the file is rewritten with the last version alone now and then),
+ * so a crash leaves the old journal or the new one. A version is plain text, one fact a line, so an
+ * operator can read the file's last frame:
  * <pre>
+ * #frame 412 5c2e9a0f
  * waldoconf-device-journal 3
  * committed.transaction 1.42
  * committed.intended name 10 voice
@@ -63,6 +64,7 @@ public final class DeviceJournal<S> {
     private static final String UNDO = "undo.";
 
     private final Path file;
+    private final SnapshotLog log;
     private final StateFormat<S> format;
     private TrialRecord<S> committed;
     /**
@@ -141,8 +143,10 @@ public final class DeviceJournal<S> {
         }
     }
 
-    private DeviceJournal(Path file, StateFormat<S> format, TrialRecord<S> committed, Map<String, Entry<S>> entries) {
+    private DeviceJournal(Path file, SnapshotLog log, StateFormat<S> format, TrialRecord<S> committed,
+                          Map<String, Entry<S>> entries) {
         this.file = file;
+        this.log = log;
         this.format = format;
         this.committed = committed;
         this.entries = entries;
@@ -150,8 +154,8 @@ public final class DeviceJournal<S> {
 
     /**
      * Opens the journal in {@code directory} (created if needed) and reads what a previous run left
-     * there. A {@code .tmp} sibling is the remains of a write that never replaced the file; it is
-     * deleted, since the file itself holds the last complete journal.
+     * there: the last whole version in the file (see {@link SnapshotLog#open}, which also deletes the
+     * remains of a rewrite that never replaced the file).
      *
      * @throws IOException if the file cannot be read or is not a complete journal, or the directory
      *     holds a journal of an earlier WaldoConf version (each message names the file and what to do)
@@ -160,10 +164,10 @@ public final class DeviceJournal<S> {
         Files.createDirectories(directory);
         refuseEarlierVersions(directory);
         Path file = directory.resolve(FILE);
-        Files.deleteIfExists(DurableFile.temporaryOf(file));
-        DeviceJournal<S> journal = new DeviceJournal<>(file, format, null, new LinkedHashMap<>());
-        if (Files.exists(file)) {
-            journal.parse(Files.readAllLines(file, StandardCharsets.UTF_8));
+        SnapshotLog log = SnapshotLog.open(file);
+        DeviceJournal<S> journal = new DeviceJournal<>(file, log, format, null, new LinkedHashMap<>());
+        if (log.current() != null) {
+            journal.parse(log.current().lines().toList());
         }
         return journal;
     }
@@ -264,7 +268,7 @@ public final class DeviceJournal<S> {
     private void write(TrialRecord<S> nextCommitted, Map<String, Entry<S>> next) throws IOException {
         String nextCommittedText = nextCommitted == committed && committedText != null ? committedText
                 : committedText(nextCommitted);
-        DurableFile.replace(file, format(nextCommittedText, next.values()));
+        log.write(format(nextCommittedText, next.values()));
         committed = nextCommitted;
         committedText = nextCommittedText;
         entries.clear();
@@ -360,7 +364,7 @@ public final class DeviceJournal<S> {
                     throw new IllegalArgumentException("unknown line kind '" + fields[0] + "'");
                 }
             } catch (RuntimeException e) {
-                throw new IOException(file + ":" + (i + 1) + ": unreadable journal line '" + line + "': "
+                throw new IOException(file + ":" + (log.currentLine() + i) + ": unreadable journal line '" + line + "': "
                         + e.getMessage() + whatToDo, e);
             }
         }

@@ -3,7 +3,6 @@ package dev.waldoconf.service;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,12 +20,12 @@ public final class DurableFile {
     private DurableFile() {
     }
 
-    /** Replaces {@code file} with {@code text} (UTF-8), durably and atomically. */
-    public static void replace(Path file, String text) throws IOException {
+    /** Replaces {@code file} with {@code content}, durably and atomically. */
+    public static void replace(Path file, byte[] content) throws IOException {
         Path temporary = temporaryOf(file);
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            ByteBuffer bytes = ByteBuffer.wrap(content);
             while (bytes.hasRemaining()) {
                 channel.write(bytes);
             }
@@ -39,13 +38,6 @@ public final class DurableFile {
     public static void rename(Path from, Path to) throws IOException {
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         syncDirectory(to);
-    }
-
-    /** Deletes {@code file} if it exists, durably. */
-    public static void delete(Path file) throws IOException {
-        if (Files.deleteIfExists(file)) {
-            syncDirectory(file);
-        }
     }
 
     /** The temporary sibling {@link #replace} writes before renaming. */

@@ -19,8 +19,8 @@
  *       for the VLAN service, {@code dev.waldoconf.custom.CustomService} for an operator's own.</li>
  *   <li>The binding keeps one durable journal, {@link dev.waldoconf.service.DeviceJournal}: the
  *       device's undo data of every unfinished transaction and the committed
- *       {@link dev.waldoconf.service.TrialRecord}, in one file replaced atomically
- *       ({@link dev.waldoconf.service.DurableFile}). Votes and peers are the runtime's.</li>
+ *       {@link dev.waldoconf.service.TrialRecord}, each version of it appended whole to one file
+ *       ({@link dev.waldoconf.service.SnapshotLog}). Votes and peers are the runtime's.</li>
  *   <li>{@link dev.waldoconf.service.TrialTimer} reverts a pending trial at its deadline, for every service.</li>
  *   <li>On the operator's side, {@link dev.waldoconf.service.OperatorSession} and
  *       {@link dev.waldoconf.service.ChangeRunner} run apply, confirm, rollback and status.</li>

@@ -8,9 +8,9 @@ import dev.waldoconf.lab.SwitchMain;
 import dev.waldoconf.lab.container.ListeningAddresses;
 import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.service.DeviceJournal;
+import dev.waldoconf.service.SnapshotLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -166,7 +166,8 @@ class ProcessCrashSafetyTest {
     /** Whether switch {@code index}'s service journaled a committed staging (a committed record with a trial). */
     private boolean committedAStaging(int index) throws IOException {
         Path journal = serviceDir(index).resolve("journal").resolve(DeviceJournal.FILE);
-        return Files.exists(journal) && Files.readString(journal).lines()
+        String current = SnapshotLog.read(journal);
+        return current != null && current.lines()
                 .anyMatch(line -> line.startsWith("committed.trial ") && !line.equals("committed.trial -"));
     }
 

@@ -12,6 +12,7 @@ import dev.waldoconf.service.DeviceJournal.Stage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class DeviceJournalTest {
         DeviceJournal<SwitchPart> reopened = journal();
         assertThat(reopened.committed()).isEqualTo(ADOPTED);
         assertThat(reopened.entries()).containsExactly(staging.at(Stage.PREPARED), noDevice, emptyUndo);
-        assertThat(Files.readString(file())).startsWith("waldoconf-device-journal 3\n").contains(
+        assertThat(SnapshotLog.read(file())).startsWith("waldoconf-device-journal 3\n").contains(
                 "committed.intended name 10 users+%26+guests\ncommitted.intended tagged 10 1-3\n",
                 "entry 1.7 prepared\nundo\nundo.no-vlan 20\n",
                 "record.trial c1 1900000000 sw-a,sw-b\nrecord.before c1 no-vlan 20\n",
@@ -131,7 +132,8 @@ class DeviceJournalTest {
     @Test
     void aFileCutShortIsAnErrorThatNamesTheFileAndSaysWhatToDo() throws Exception {
         journal().put(new Entry<>("5.1", Stage.PREPARED, BEFORE, TRIAL));
-        String whole = Files.readString(file());
+        String whole = SnapshotLog.read(file());
+        // Its frame's checksum would catch the cut: this is a journal written whole, as before frames.
         Files.writeString(file(), whole.substring(0, whole.lastIndexOf("\nend ") + 1));
 
         assertThatThrownBy(this::journal).isInstanceOf(IOException.class)
@@ -145,6 +147,18 @@ class DeviceJournalTest {
 
         assertThatThrownBy(this::journal).isInstanceOf(IOException.class)
                 .hasMessageContaining(file() + ":4: unreadable journal line 'undo.bridge 7': unknown entry 'bridge'");
+    }
+
+    @Test
+    void aCorruptLineInALaterVersionIsReportedAtItsLineOfTheFile() throws Exception {
+        DeviceJournal<SwitchPart> journal = journal();
+        journal.put(new Entry<>("6.1", Stage.PREPARED, BEFORE, null));
+        String bad = "waldoconf-device-journal 3\nentry 6.2 prepared\nundo\nundo.bridge 7\nend 1\n";
+        Files.write(file(), SnapshotLog.frame(bad), StandardOpenOption.APPEND);
+        int badLine = (int) Files.readString(file()).lines().takeWhile(line -> !line.equals("undo.bridge 7")).count() + 1;
+
+        assertThatThrownBy(this::journal).isInstanceOf(IOException.class)
+                .hasMessageContaining(file() + ":" + badLine + ": unreadable journal line 'undo.bridge 7'");
     }
 
     @Test

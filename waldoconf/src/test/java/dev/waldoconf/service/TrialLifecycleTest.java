@@ -262,16 +262,18 @@ class TrialLifecycleTest {
      * the confirm can never commit, and back it out at once: the trial stays
      * pending everywhere and every switch reverts at the deadline.
      *
-     * <p>The journal's temporary file is made a FIFO: the third service's
-     * journal write blocks on it until the test opens it (so the test knows the
-     * confirm is preparing there), and then fails, as syncing a FIFO must.
+     * <p>The journal's file is replaced by a FIFO: the third service's journal
+     * write blocks on it until the test opens it (so the test knows the confirm
+     * is preparing there), and then fails, as syncing a FIFO must.
      */
     @Test
     void aConfirmWhoseCoordinatorDiesWhileOneSwitchVotesNoIsBackedOutEverywhere() throws Exception {
         String change = runner.newChangeId();
         runner.apply(change, targets(), everywhere(withVoiceVlan()), Optional.of(Duration.ofSeconds(8)));
-        Path blockingJournal = stateRoot.resolve("sw-3").resolve(DeviceJournal.FILE + DurableFile.TEMPORARY_SUFFIX);
-        assertThat(new ProcessBuilder("mkfifo", blockingJournal.toString()).start().waitFor()).isZero();
+        Path blockingJournal = stateRoot.resolve("sw-3").resolve(DeviceJournal.FILE);
+        Path fifo = blockingJournal.resolveSibling("journal.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        java.nio.file.Files.move(fifo, blockingJournal, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
 
         Thread confirm = Thread.ofVirtual().start(() -> {
             try {
@@ -289,7 +291,7 @@ class TrialLifecycleTest {
         for (DeviceService<SwitchPart, VlanSwitchProgram> service : services) {
             assertThat(pendingOn(service)).as(service.name()).containsExactly(change);
         }
-        java.nio.file.Files.delete(blockingJournal);  // sw-3's journal works again for the revert
+        java.nio.file.Files.delete(blockingJournal);  // sw-3's journal works again for the revert: it rewrites the file
         eventually("every switch reverted at the deadline", () -> allDevicesHold(FACTORY));
         confirm.join(Duration.ofSeconds(30));
     }
