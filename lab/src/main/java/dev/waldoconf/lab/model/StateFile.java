@@ -34,10 +34,15 @@ public final class StateFile {
     private static final String FORMAT = "1";
 
     private final Path path;
+    /** Where a save writes before renaming: the switch saves under its own lock, so one name serves. */
+    private final Path temporary;
+    /** Whether the directory is known to exist, so that a save need not check it again. */
+    private boolean directoryMade;
 
     /** The state file at {@code path} (which need not exist yet). */
     public StateFile(Path path) {
         this.path = path;
+        this.temporary = path.resolveSibling(path.getFileName() + ".tmp");
     }
 
     /** Where the file is. */
@@ -70,16 +75,22 @@ public final class StateFile {
         }
     }
 
-    /** Writes the snapshot atomically. */
+    /**
+     * Writes the snapshot atomically. Not thread-safe: the switch saves under its own lock. Each
+     * save opens one file and renames it; creating a uniquely named temporary file and opening it
+     * again to write cost a 1,000-switch lab 11 % of its CPU during an apply.
+     */
     public void save(Snapshot snapshot) throws IOException {
-        Path dir = path.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path temp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
+        if (!directoryMade) {
+            Files.createDirectories(path.toAbsolutePath().getParent());
+            directoryMade = true;
+        }
         try {
-            Files.writeString(temp, render(snapshot), StandardCharsets.UTF_8);
-            moveIntoPlace(temp);
-        } finally {
-            Files.deleteIfExists(temp);
+            Files.writeString(temporary, render(snapshot), StandardCharsets.UTF_8);
+            moveIntoPlace(temporary);
+        } catch (IOException e) {
+            Files.deleteIfExists(temporary);
+            throw e;
         }
     }
 

@@ -57,6 +57,21 @@ class StateFileTest {
     }
 
     @Test
+    void aSaveThatCannotReplaceTheFileFailsAndLeavesNoTemporary() throws IOException {
+        StateFile file = new StateFile(dir.resolve("sw1.state"));
+        file.save(new StateFile.Snapshot(SwitchState.factoryDefault(SPEC, "sw1"), 1));
+        Files.delete(file.path());
+        Files.createDirectories(file.path().resolve("in-the-way"));  // a file cannot be renamed over a directory
+
+        assertThatThrownBy(() -> file.save(new StateFile.Snapshot(configured(), 2))).isInstanceOf(IOException.class);
+        assertThat(dir.toFile().list()).as("no temporary left").containsExactly("sw1.state");
+        Files.delete(file.path().resolve("in-the-way"));
+        Files.delete(file.path());
+        file.save(new StateFile.Snapshot(configured(), 3));
+        assertThat(file.load(SPEC, "sw1").engineBoots()).isEqualTo(3);
+    }
+
+    @Test
     void aFileForAnotherPortCountIsRefusedWithAHint() throws IOException {
         StateFile file = new StateFile(dir.resolve("sw1.state"));
         file.save(new StateFile.Snapshot(configured(), 1));
