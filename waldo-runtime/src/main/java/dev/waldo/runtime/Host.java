@@ -19,12 +19,15 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,10 +43,11 @@ import java.util.function.Supplier;
  * and applies the core's decisions (install, discard, wake). Every interaction
  * with the core happens under one lock, and the core's outputs are handled
  * before that lock is released: records persisted to the host's
- * {@link Storage} first, then decisions applied, then messages sent — so a
+ * {@link Storage} first, then decisions applied, then messages queued — so a
  * vote, a commit or an acknowledgement never leaves before what it depends
  * on is durable, and an install is always visible before the grant that
- * follows it. With a storage for group commit ({@link Storage.Commit#GROUP})
+ * follows it. The queued messages go to the transport just after the lock
+ * is released, in the order the core produced them ({@link #sendOutgoing}). With a storage for group commit ({@link Storage.Commit#GROUP})
  * the same order holds, but the fsync runs outside the lock and covers the
  * drains of many transactions at once (see {@link GroupCommit}).
  */
@@ -61,6 +65,14 @@ public final class Host implements AutoCloseable {
     private final Runnable coreTick;
     private final Storage storage;
     private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * Messages the core produced, in the order it produced them (they are added under the lock),
+     * waiting for the transport ({@link #sendOutgoing}).
+     */
+    private final Queue<Envelope> outgoing = new ConcurrentLinkedQueue<>();
+    /** Set while one thread hands {@link #outgoing} to the transport. */
+    private final AtomicBoolean sending = new AtomicBoolean();
+
     /**
      * Set by a tick that left the core with nothing timed ({@link HostCore#needsTicks}), cleared
      * by whatever takes the core's lock next ({@link #wake}): while it is set, ticks skip the core
@@ -130,7 +142,7 @@ public final class Host implements AutoCloseable {
         }
         this.bindingWork = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("waldo-bindings-" + id).factory());
         this.groupCommit = storage.commit() == Storage.Commit.GROUP
-                ? new GroupCommit(id, lock, storage, this::applyDrain, this::queueDrains, this::storageFailed)
+                ? new GroupCommit(id, lock, storage, this::applyDurableDrain, this::queueDrains, this::storageFailed)
                 : null;
         restore();
         transport.start(new Receiver());
@@ -468,7 +480,7 @@ public final class Host implements AutoCloseable {
             outcomesApplied.values().forEach(waiting -> waiting.complete(null)); // nothing will be applied now
             outcomesApplied.clear();
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -699,7 +711,7 @@ public final class Host implements AutoCloseable {
                 waits.add(outcomesApplied.computeIfAbsent(writer, txn -> new CompletableFuture<>()));
             }
         } finally {
-            lock.unlock();
+            unlockCore();
         }
         for (CompletableFuture<Void> wait : waits) {
             wait.join();
@@ -806,7 +818,7 @@ public final class Host implements AutoCloseable {
             applyOutbox();
             return attempt;
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -839,7 +851,7 @@ public final class Host implements AutoCloseable {
             }
             applyOutbox();
         } finally {
-            lock.unlock();
+            unlockCore();
         }
         if (grant != null) {
             LocalTxn.await(grant);
@@ -856,7 +868,7 @@ public final class Host implements AutoCloseable {
             txn.heldNow(lockId);
             applyOutbox();
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -893,7 +905,7 @@ public final class Host implements AutoCloseable {
             reply = txn.awaitReply(callId);
             applyOutbox();
         } finally {
-            lock.unlock();
+            unlockCore();
         }
         return LocalTxn.await(reply);
     }
@@ -907,7 +919,7 @@ public final class Host implements AutoCloseable {
             applyOutbox();
             wakeWhenCommitWaitsEnd();
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -919,7 +931,7 @@ public final class Host implements AutoCloseable {
             wakeWhenCommitWaitsEnd();
             return result;
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -956,7 +968,7 @@ public final class Host implements AutoCloseable {
         try {
             runFromTransport(action);
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -973,7 +985,7 @@ public final class Host implements AutoCloseable {
                 transport.wantTicks(false);
             }
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
@@ -992,6 +1004,31 @@ public final class Host implements AutoCloseable {
     private void lockCore() {
         lock.lock();
         wake();
+    }
+
+    /** Lets the core's lock go, then hands the messages the core produced to the transport. */
+    private void unlockCore() {
+        lock.unlock();
+        sendOutgoing();
+    }
+
+    /**
+     * Hands the queued messages to the transport in the order the core produced them: one thread
+     * at a time sends, and a thread that finds another sending leaves its messages to it (which
+     * looks again once it stopped, so none is left behind). Sending after the lock is released
+     * keeps a peer's quick answer from finding the lock still held by the thread that sent the
+     * question: in memory, one transaction in two met that and parked for it.
+     */
+    private void sendOutgoing() {
+        while (!outgoing.isEmpty() && sending.compareAndSet(false, true)) {
+            try {
+                for (Envelope envelope = outgoing.poll(); envelope != null; envelope = outgoing.poll()) {
+                    transport.send(envelope);
+                }
+            } finally {
+                sending.set(false);
+            }
+        }
     }
 
     /** Ticks resume, if a tick had found the core with nothing timed. Lock held. */
@@ -1036,15 +1073,22 @@ public final class Host implements AutoCloseable {
         }
     }
 
-    /** Applies one drain whose records are durable: its decisions, then its messages. Lock held. */
+    /** Applies one drain whose records are durable: its decisions, then queues its messages. Lock held. */
     private void applyDrain(Outbox out) {
         wake(); // group commit's flusher applies drains under the lock without lockCore
         for (Decision decision : out.decisions()) {
             apply(decision);
         }
-        for (Envelope envelope : out.messages()) {
-            transport.send(envelope);
-        }
+        outgoing.addAll(out.messages());
+    }
+
+    /**
+     * Group commit's flusher applies a drain its fsync covered and sends its messages at once, under
+     * the lock: it keeps the lock until it waits for the next fsync. Lock held.
+     */
+    private void applyDurableDrain(Outbox out) {
+        applyDrain(out);
+        sendOutgoing();
     }
 
     /**
@@ -1218,7 +1262,7 @@ public final class Host implements AutoCloseable {
             }
             return fresh;
         } finally {
-            lock.unlock();
+            unlockCore();
         }
     }
 
