@@ -18,6 +18,8 @@ import java.util.TreeSet;
  */
 final class CoreState {
     private static final int TOMBSTONES = 100_000;
+    /** The drain of a core that produced nothing. */
+    private static final Outbox NOTHING = new Outbox(List.of(), List.of(), List.of());
 
     final int host;
     final int resendTicks;
@@ -113,11 +115,26 @@ final class CoreState {
         return commitStamps.getOrDefault(txn, 0L);
     }
 
+    /**
+     * What the core produced since the last drain. The host layer drains until it gets an empty
+     * one, several times per transaction, so an empty drain allocates nothing and a list that
+     * stayed empty is kept (a fifth of the core's allocation per transaction went to fresh lists).
+     */
     Outbox drain() {
-        Outbox out = new Outbox(persist, messages, decisions);
-        persist = new ArrayList<>();
-        messages = new ArrayList<>();
-        decisions = new ArrayList<>();
+        if (persist.isEmpty() && messages.isEmpty() && decisions.isEmpty()) {
+            return NOTHING;
+        }
+        Outbox out = new Outbox(persist.isEmpty() ? List.of() : persist, messages.isEmpty() ? List.of() : messages,
+                decisions.isEmpty() ? List.of() : decisions);
+        if (!persist.isEmpty()) {
+            persist = new ArrayList<>();
+        }
+        if (!messages.isEmpty()) {
+            messages = new ArrayList<>();
+        }
+        if (!decisions.isEmpty()) {
+            decisions = new ArrayList<>();
+        }
         return out;
     }
 

@@ -184,8 +184,15 @@ final class LockTable {
         txn.waiting.add(lock);
     }
 
-    /** Drops every lock {@code txn} holds and every request it waits on; returns the variables touched. */
+    /**
+     * Drops every lock {@code txn} holds and every request it waits on; returns the variables
+     * touched. Every attempt ends here, most holding a lock or two and waiting on none, so nothing
+     * is allocated for what it does not have.
+     */
     Set<Object> releaseAll(TxnRecord txn) {
+        if (txn.held.isEmpty()) {
+            return cancelWaits(txn);
+        }
         Set<Object> touched = new HashSet<>();
         for (LockId lock : txn.held) {
             VarLocks locks = vars.get(VarKey.of(lock));
@@ -199,12 +206,17 @@ final class LockTable {
             }
         }
         txn.held.clear();
-        touched.addAll(cancelWaits(txn));
+        if (!txn.waiting.isEmpty()) {
+            touched.addAll(cancelWaits(txn));
+        }
         return touched;
     }
 
     /** Drops the requests {@code txn} waits on; returns the variables touched. */
     Set<Object> cancelWaits(TxnRecord txn) {
+        if (txn.waiting.isEmpty()) {
+            return Set.of();
+        }
         Set<Object> touched = new HashSet<>();
         for (LockId lock : txn.waiting) {
             VarLocks locks = vars.get(VarKey.of(lock));
