@@ -10,6 +10,7 @@ import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.OperatorSession;
+import dev.waldoconf.service.SnapshotLog;
 import dev.waldoconf.service.SwitchServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -76,7 +77,7 @@ class CustomServiceCrashSafetyTest {
         awaitLocation("hall D");    // the first SET reached the agent; the second is still to come
         service.kill();
         assertThat(sw.state().sysContact()).as("killed before the second SET").isEqualTo(oldContact);
-        assertThat(Files.readString(journal())).as("the pre-image was on disk before the SET")
+        assertThat(SnapshotLog.read(journal())).as("the pre-image was on disk before the SET")
                 .contains(" preparing\n", "pre-image 1.3.6.1.2.1.1.6.0 text");
         sw.faults().clear();
         assertThat(outcomeOf(change)).as("the call fails: the service is gone").isInstanceOf(Exception.class);
@@ -85,7 +86,7 @@ class CustomServiceCrashSafetyTest {
 
         assertThat(sw.state().sysLocation()).isEqualTo(oldLocation);
         assertThat(sw.state().sysContact()).isEqualTo(oldContact);
-        assertThat(Files.readString(journal())).as("nothing is left unfinished").doesNotContain("\nentry ");
+        assertThat(SnapshotLog.read(journal())).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     /** The operator's one transaction across the service, as 'waldoconf call system-group ...' runs it. */

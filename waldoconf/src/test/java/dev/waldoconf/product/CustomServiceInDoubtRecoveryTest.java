@@ -10,6 +10,7 @@ import dev.waldoconf.lab.JavaProcess;
 import dev.waldoconf.lab.SimulatedSwitch;
 import dev.waldoconf.lab.SwitchConfig;
 import dev.waldoconf.service.OperatorSession;
+import dev.waldoconf.service.SnapshotLog;
 import dev.waldoconf.service.SwitchServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -80,7 +81,7 @@ class CustomServiceInDoubtRecoveryTest {
 
         assertThat(outcome).as("the peer voted no").isInstanceOf(Exception.class);
         assertThat(agent(KILLED).state().sysLocation()).as("killed holding the new values").isEqualTo("hall D");
-        assertThat(Files.readString(journal(KILLED))).as("peers are the runtime's to log, not the journal's")
+        assertThat(SnapshotLog.read(journal(KILLED))).as("peers are the runtime's to log, not the journal's")
                 .contains(" prepared\n").doesNotContain("peer ");
 
         services.put(KILLED, startService(KILLED));
@@ -89,7 +90,7 @@ class CustomServiceInDoubtRecoveryTest {
                 "the restarted service logged that it learned the backout");
         assertThat(agent(KILLED).state().sysLocation()).isEqualTo(oldLocation);
         assertThat(agent(KILLED).state().sysContact()).isEqualTo(oldContact);
-        assertThat(Files.readString(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
+        assertThat(SnapshotLog.read(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     @Test
@@ -101,7 +102,7 @@ class CustomServiceInDoubtRecoveryTest {
 
         assertThat(outcome).as("both voted yes: committed").isNotInstanceOf(Exception.class);
         assertThat(agent(PEER).state().sysLocation()).isEqualTo("hall D");
-        assertThat(Files.readString(journal(KILLED))).contains(" prepared\n");
+        assertThat(SnapshotLog.read(journal(KILLED))).contains(" prepared\n");
 
         services.put(KILLED, startService(KILLED));
 
@@ -109,7 +110,7 @@ class CustomServiceInDoubtRecoveryTest {
                 "the restarted service logged that it learned the commit");
         assertThat(agent(KILLED).state().sysLocation()).isEqualTo("hall D");
         assertThat(agent(KILLED).state().sysContact()).isEqualTo("crash@example.net");
-        assertThat(Files.readString(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
+        assertThat(SnapshotLog.read(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     /**
@@ -137,7 +138,7 @@ class CustomServiceInDoubtRecoveryTest {
         awaitRecovered(() -> services.get(KILLED).output().contains("was backed out"),
                 "the restarted service reached the peer again and learned the backout");
         assertThat(agent(KILLED).state().sysLocation()).isEqualTo(oldLocation);
-        assertThat(Files.readString(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
+        assertThat(SnapshotLog.read(journal(KILLED))).as("nothing is left unfinished").doesNotContain("\nentry ");
     }
 
     /**
@@ -148,7 +149,7 @@ class CustomServiceInDoubtRecoveryTest {
     private Object killAfterItVotedYes() throws Exception {
         agent(PEER).faults().delayResponses(PEER_DELAY_MS);
         CompletableFuture<Object> change = CompletableFuture.supplyAsync(this::setAll);
-        awaitTrue(() -> Files.exists(journal(KILLED)) && Files.readString(journal(KILLED)).contains(" prepared\n"),
+        awaitTrue(() -> Files.exists(journal(KILLED)) && SnapshotLog.read(journal(KILLED)).contains(" prepared\n"),
                 KILLED + " voted yes");
         Thread.sleep(300);
         services.remove(KILLED).kill();

@@ -9,6 +9,7 @@ import dev.waldo.runtime.BoundTransaction;
 import dev.waldoconf.device.DeviceException;
 import dev.waldoconf.service.DeviceBinding;
 import dev.waldoconf.service.DeviceJournal;
+import dev.waldoconf.service.SnapshotLog;
 import dev.waldoconf.service.TrialRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -280,7 +281,7 @@ class ScalarOidAdapterTest {
 
     private String readJournal() {
         try {
-            return Files.readString(journalFile());
+            return SnapshotLog.read(journalFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
