@@ -4,11 +4,6 @@
 # Prints figures with the load average; run it under `flock /work/bench.lock` on a shared machine.
 # Usage: lab/bench/run-bulk.sh [VLANS...]   (default: 4 32)
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$ROOT/bin/lib/jdk.sh"
-select_jdk
-cd "$ROOT"
-./mvnw -B -ntp -q -pl lab -am test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-"$JAVA_HOME/bin/java" -cp "lab/target/test-classes:lab/target/classes:$(cat lab/target/bench.classpath)" \
-  dev.waldoconf.lab.snmp.BulkWalkBenchmark "$@"
+# shellcheck source=../../bench/lib/module-bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../bench/lib/module-bench.sh"
+module_bench lab dev.waldoconf.lab.snmp.BulkWalkBenchmark "$@"

@@ -5,11 +5,6 @@
 # temporary directory under $TMPDIR (default /tmp): run it on the disk the journals would live on.
 # Usage: waldoconf/bench/run-journal.sh [SWITCHES [ROUNDS [BYTES]]]   (default: 1000 5 1500)
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$ROOT/bin/lib/jdk.sh"
-select_jdk
-cd "$ROOT"
-./mvnw -B -ntp -q -pl waldoconf -am test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-"$JAVA_HOME/bin/java" -cp "waldoconf/target/test-classes:waldoconf/target/classes:$(cat waldoconf/target/bench.classpath)" \
-  dev.waldoconf.service.JournalWriteBenchmark "$@"
+# shellcheck source=../../bench/lib/module-bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../bench/lib/module-bench.sh"
+module_bench waldoconf dev.waldoconf.service.JournalWriteBenchmark "$@"
