@@ -13,6 +13,7 @@ import dev.waldoconf.model.SwitchState;
 import dev.waldoconf.model.Vlan;
 import dev.waldoconf.service.DeviceBinding;
 import dev.waldoconf.service.DeviceJournal;
+import dev.waldoconf.service.SnapshotLog;
 import dev.waldoconf.service.TrialRecord;
 import dev.waldoconf.service.WaldoState;
 import dev.waldoconf.services.VlanSwitch;
@@ -178,7 +179,7 @@ class VlanTableAdapterTest {
         assertThat(binding.prepare(first).accepted()).isTrue();
         device.beforeRead(VlanTableAdapterTest::noAnswer).beforePush(VlanTableAdapterTest::noAnswer);
         binding.abort(first);
-        assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).contains(" backed-out\n");
+        assertThat(SnapshotLog.read(dir.resolve(DeviceJournal.FILE))).contains(" backed-out\n");
 
         BoundTransaction second = staging("t2", FACTORY, VOICE);
         Binding.Vote blocked = binding.prepare(second);
@@ -201,7 +202,7 @@ class VlanTableAdapterTest {
         });
         assertThat(binding.prepare(staging("t1", FACTORY, VOICE)).accepted()).isFalse();
         assertThat(device.read()).isEqualTo(VOICE);
-        assertThat(Files.readString(dir.resolve(DeviceJournal.FILE))).contains(" preparing\n");
+        assertThat(SnapshotLog.read(dir.resolve(DeviceJournal.FILE))).contains(" preparing\n");
         device.afterPush(() -> { });
 
         restarted();

@@ -192,7 +192,7 @@ class TrialLifecycleTest {
 
         List<String> names = devices.stream().map(MemoryVlanDevice::name).toList();
         for (String name : names) {
-            String journal = java.nio.file.Files.readString(stateRoot.resolve(name).resolve(DeviceJournal.FILE));
+            String journal = SnapshotLog.read(stateRoot.resolve(name).resolve(DeviceJournal.FILE));
             assertThat(journal).as(name + "'s journal").containsPattern("committed\\.trial " + change + " \\d+ -\n");
             names.stream().filter(other -> !other.equals(name)).forEach(other ->
                     assertThat(journal).as(name + "'s journal").doesNotContain(other));
