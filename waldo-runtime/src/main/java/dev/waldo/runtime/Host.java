@@ -47,7 +47,8 @@ import java.util.function.Supplier;
  * vote, a commit or an acknowledgement never leaves before what it depends
  * on is durable, and an install is always visible before the grant that
  * follows it. The queued messages go to the transport just after the lock
- * is released, in the order the core produced them ({@link #sendOutgoing}). With a storage for group commit ({@link Storage.Commit#GROUP})
+ * is released, in the order the core produced them ({@link #sendOutgoing}).
+ * With a storage for group commit ({@link Storage.Commit#GROUP})
  * the same order holds, but the fsync runs outside the lock and covers the
  * drains of many transactions at once (see {@link GroupCommit}).
  */

@@ -17,9 +17,10 @@ import java.util.zip.CRC32C;
  * hexadecimal) followed by the version's UTF-8 text.
  *
  * <p>Why not {@link DurableFile#replace} every time: creating the temporary file, renaming it and
- * syncing the directory cost about 900 µs of CPU per write on the ext4 disk of our 2-core test
- * machine, against about 220 µs to append and sync a frame; a service journals three times per
- * change, so a 1,000-switch site agent spent 16 % of its CPU in those writes during an apply.
+ * syncing the directory cost 670 µs of CPU per write on the ext4 disk of our 2-core test machine,
+ * against 190 µs to append and sync a frame (waldoconf/bench/RESULTS.md); a service journals three
+ * times per change, and a 1,000-switch site agent spent 16 % of its CPU in those writes during an
+ * apply.
  *
  * <p>The file is rewritten whole, with one frame, through {@link DurableFile#replace}: on the first
  * write, when it grows past {@link #COMPACT_AT} bytes, when it was written before frames existed
@@ -94,7 +95,8 @@ public final class SnapshotLog {
             last = frame;
             at = frame.end;
         }
-        return new SnapshotLog(file, last.text, lineOf(bytes, last.start), bytes.length, at < bytes.length);
+        String text = new String(bytes, last.start, last.end - last.start, StandardCharsets.UTF_8);
+        return new SnapshotLog(file, text, lineOf(bytes, last.start), bytes.length, at < bytes.length);
     }
 
     /** The version that was current when the log was opened, or null if the file did not exist. */
@@ -193,8 +195,8 @@ public final class SnapshotLog {
         }
     }
 
-    /** One whole frame: its text, where the text starts in the file and where the next frame starts. */
-    private record Frame(String text, int start, int end) {
+    /** One whole frame: where its text starts in the file and where the next frame starts. */
+    private record Frame(int start, int end) {
         /** The whole frame at {@code at}, or null if it is cut short, malformed or fails its checksum. */
         static Frame at(byte[] bytes, int at) {
             if (!startsWithHeader(bytes, at)) {
@@ -217,7 +219,7 @@ public final class SnapshotLog {
                         || checksum(bytes, body, length) != expected) {
                     return null;
                 }
-                return new Frame(new String(bytes, body, length, StandardCharsets.UTF_8), body, body + length);
+                return new Frame(body, body + length); // only the last frame's text is decoded
             } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
                 return null;
             }
